@@ -1,0 +1,1 @@
+"""Example suites: copy one into your project next to the code it tests."""

@@ -1,0 +1,166 @@
+"""`FakeSQS`: one engine and clock, served to botocore while active, with test helpers."""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import os
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any, TypeVar
+
+from . import transport
+from ._options import Options, make_options
+from ._views import QueueView
+from .api import RequestContext, SqsError, SqsService
+from .engine import Broker, Clock, Queue
+from .protocol import WireHandler
+
+F = TypeVar("F", bound=Callable[..., Any])
+_PRIVATE = object()
+
+
+class FakeSQS:
+    """The fake SQS of one test. Get it from the `fakesqs` fixture or `fake_sqs()`."""
+
+    def __init__(self, options: Options, *, _token: object = None) -> None:
+        if _token is not _PRIVATE:
+            raise TypeError("use the `fakesqs` fixture or `fake_sqs()` to get a FakeSQS")
+        self.options = options
+        self.clock = Clock(
+            options.clock,  # type: ignore[arg-type]
+            start=options.start,
+            autojump_threshold=options.autojump_threshold,
+        )
+        self.broker = Broker(self.clock)
+        self.service = SqsService(self.broker, flavor=options.flavor)  # type: ignore[arg-type]
+        self.handler = WireHandler(
+            self.service, region=options.region, account_id=options.account_id
+        )
+        self._active = False
+        self._env_set: list[str] = []
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def start(self) -> FakeSQS:
+        if not self._active:
+            transport.activate(self.handler)
+            self._active = True
+            self._provide_credentials()
+            self._declare_queues()
+        return self
+
+    def stop(self) -> None:
+        if self._active:
+            transport.deactivate(self.handler)
+            self._active = False
+            for name in self._env_set:
+                os.environ.pop(name, None)
+            self._env_set.clear()
+
+    def _provide_credentials(self) -> None:
+        # Code under test often relies on ambient credentials; botocore signs before it sends,
+        # so without any it fails before the fake is reached. Real ones are never replaced.
+        if "AWS_ACCESS_KEY_ID" in os.environ or "AWS_PROFILE" in os.environ:
+            return
+        for name, value in (
+            ("AWS_ACCESS_KEY_ID", "fakesqs-testing"),
+            ("AWS_SECRET_ACCESS_KEY", "fakesqs-testing"),
+        ):
+            if name not in os.environ:
+                os.environ[name] = value
+                self._env_set.append(name)
+
+    def _declare_queues(self) -> None:
+        for name, attributes in self.options.queues.items():
+            if self.broker.find(self.key(name)) is None:
+                self.create_queue(name, **dict(attributes))
+
+    # -- time ----------------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        return self.clock.now_datetime()
+
+    def advance(self, amount: float | timedelta) -> datetime:
+        """Move the clock forward by seconds or a timedelta; returns the new now()."""
+        self.clock.advance(amount)
+        return self.now()
+
+    # -- queues --------------------------------------------------------------------------------
+
+    def context(self) -> RequestContext:
+        return RequestContext(region=self.options.region, account_id=self.options.account_id)
+
+    def key(self, name: str) -> tuple[str, str, str]:
+        return (self.options.region, self.options.account_id, name)
+
+    def create_queue(self, name: str, **attributes: Any) -> str:
+        """Create a queue (attributes as in CreateQueue, values may be ints/bools); its URL."""
+        wire = {k: _attribute_text(v) for k, v in attributes.items()}
+        if name.endswith(".fifo"):
+            wire.setdefault("FifoQueue", "true")
+        try:
+            result = self.service.call(
+                "CreateQueue", {"QueueName": name, "Attributes": wire}, self.context()
+            )
+        except SqsError as error:
+            raise ValueError(f"cannot create queue {name!r}: {error.message}") from None
+        url: str = result["QueueUrl"]
+        return url
+
+    def _find(self, name_or_url: str) -> Queue:
+        key = self.service.addressing.key_from_url(self.context(), name_or_url)
+        queue = None
+        if key is not None:
+            queue = self.broker.find(key) or self.broker.find((self.options.region, key[1], key[2]))
+        if queue is None:
+            known = ", ".join(sorted(q.name for q in self.broker.queues())) or "none"
+            raise LookupError(f"no queue named {name_or_url!r}; queues: {known}")
+        return queue
+
+    def queue(self, name_or_url: str) -> QueueView:
+        """A read-only view of a queue, by name or URL."""
+        return QueueView(self, self._find(name_or_url))
+
+    def queue_url(self, queue: Queue) -> str:
+        return self.service.queue_url(self.context(), queue)
+
+    def __repr__(self) -> str:
+        return f"<FakeSQS clock={self.options.clock} now={self.now().isoformat()} queues={len(self.broker.queues())}>"
+
+
+def _attribute_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def new_fake(options: Options) -> FakeSQS:
+    return FakeSQS(options, _token=_PRIVATE)
+
+
+class fake_sqs(contextlib.ContextDecorator):
+    """Activate a fake SQS outside pytest fixtures: `with fake_sqs(clock="system") as sqs:`.
+
+    Also a decorator; the decorated function runs with the fake active.
+    """
+
+    def __init__(self, **options: Any) -> None:
+        self._options = make_options(**options)
+        self._fakes: list[FakeSQS] = []
+
+    def __enter__(self) -> FakeSQS:
+        fake = new_fake(self._options).start()
+        self._fakes.append(fake)
+        return fake
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._fakes.pop().stop()
+
+    def __call__(self, func: F) -> F:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            with self:
+                return func(*args, **kwargs)
+
+        return wrapper  # type: ignore[return-value]

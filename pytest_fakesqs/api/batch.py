@@ -1,0 +1,145 @@
+"""The three batch actions: shared entry rules, per-entry `Failed`, fan-out to single actions."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Queue
+from . import messages
+from .context import RequestContext
+from .errors import Err, SqsError
+from .params import get_int, get_list
+
+if TYPE_CHECKING:
+    from .service import SqsService
+
+_ENTRY_ID = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+
+
+def check_entries(service: SqsService, params: dict[str, Any], action: str) -> list[dict[str, Any]]:
+    entries = get_list(params, "Entries")
+    if not entries:
+        raise SqsError(
+            Err.EmptyBatchRequest,
+            f"There should be at least one {action}RequestEntry in the request.",
+        )
+    maximum = service.limits.max_batch_entries
+    if len(entries) > maximum:
+        raise SqsError(
+            Err.TooManyEntriesInBatchRequest,
+            f"Maximum number of entries per request are {maximum}. You have sent {len(entries)}.",
+        )
+    seen: set[str] = set()
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise SqsError(Err.InvalidParameterValue, "Batch entries must be structures.")
+        entry_id = entry.get("Id")
+        if not isinstance(entry_id, str) or not _ENTRY_ID.match(entry_id):
+            raise SqsError(
+                Err.InvalidBatchEntryId,
+                "A batch entry id can only contain alphanumeric characters, hyphens and "
+                "underscores. It can be at most 80 letters long.",
+            )
+        if entry_id in seen:
+            raise SqsError(Err.BatchEntryIdsNotDistinct, f"Id {entry_id} repeated.")
+        seen.add(entry_id)
+    return entries
+
+
+def _failed(entry_id: str, error: SqsError) -> dict[str, Any]:
+    return {
+        "Id": entry_id,
+        "SenderFault": error.spec.fault == "Sender",
+        "Code": error.spec.query_code,
+        "Message": error.message,
+    }
+
+
+def _fan_out(
+    entries: list[dict[str, Any]], one: Callable[[dict[str, Any]], dict[str, Any]]
+) -> dict[str, Any]:
+    successful: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for entry in entries:
+        try:
+            successful.append({"Id": entry["Id"], **one(entry)})
+        except SqsError as error:
+            failed.append(_failed(entry["Id"], error))
+    return {"Successful": successful, "Failed": failed}
+
+
+def send_message_batch(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    queue = service.resolve_queue(params, ctx)
+    entries = check_entries(service, params, "SendMessageBatch")
+    if queue.settings.fifo and any(e.get("MessageGroupId") is None for e in entries):
+        raise SqsError(
+            Err.InvalidParameterValue, "The request must contain the parameter MessageGroupId."
+        )
+    total = sum(_entry_size(e) for e in entries)
+    if total > service.limits.max_batch_bytes:
+        raise SqsError(
+            Err.BatchRequestTooLong,
+            f"Batch requests cannot be longer than {service.limits.max_batch_bytes} bytes. "
+            f"You have sent {total} bytes.",
+        )
+
+    def one(entry: dict[str, Any]) -> dict[str, Any]:
+        prepared = messages.prepare(service, queue, entry, ctx, in_batch=True)
+        sent = service.broker.send(queue, prepared.outgoing)
+        return messages.send_result(prepared, sent.message.message_id, sent.message.sequence_number)
+
+    return _fan_out(entries, one)
+
+
+def _entry_size(entry: dict[str, Any]) -> int:
+    body = entry.get("MessageBody")
+    size = len(body.encode("utf-8")) if isinstance(body, str) else 0
+    attributes = entry.get("MessageAttributes")
+    if isinstance(attributes, dict):
+        for name, spec in attributes.items():
+            size += len(str(name).encode())
+            if isinstance(spec, dict):
+                for field in ("DataType", "StringValue", "BinaryValue"):
+                    value = spec.get(field)
+                    if isinstance(value, str):
+                        size += len(value.encode())
+    return size
+
+
+def delete_message_batch(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    queue = service.resolve_queue(params, ctx)
+    entries = check_entries(service, params, "DeleteMessageBatch")
+
+    def one(entry: dict[str, Any]) -> dict[str, Any]:
+        messages.delete_one(service, queue, _handle(entry))
+        return {}
+
+    return _fan_out(entries, one)
+
+
+def change_message_visibility_batch(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    queue: Queue = service.resolve_queue(params, ctx)
+    entries = check_entries(service, params, "ChangeMessageVisibilityBatch")
+
+    def one(entry: dict[str, Any]) -> dict[str, Any]:
+        messages.change_one(service, queue, _handle(entry), get_int(entry, "VisibilityTimeout"))
+        return {}
+
+    return _fan_out(entries, one)
+
+
+def _handle(entry: dict[str, Any]) -> str:
+    handle = entry.get("ReceiptHandle")
+    if not isinstance(handle, str) or not handle:
+        raise SqsError(
+            Err.MissingParameter, "The request must contain the parameter ReceiptHandle."
+        )
+    return handle

@@ -1,0 +1,26 @@
+"""Where a request came from: region, account, the endpoint the client used, flavor."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Flavor = Literal["aws", "ymq"]
+Protocol = Literal["json", "query"]
+
+DEFAULT_REGION = "us-east-1"
+DEFAULT_ACCOUNT_ID = "123456789012"
+
+
+@dataclass(frozen=True, slots=True)
+class RequestContext:
+    region: str = DEFAULT_REGION
+    account_id: str = DEFAULT_ACCOUNT_ID
+    # scheme://host[:port] the client was configured with; queue URLs are built on it.
+    base_url: str = ""
+    protocol: Protocol = "json"
+    # The access key id from the SigV4 credential scope, when the request was signed.
+    access_key: str | None = None
+
+    def endpoint(self) -> str:
+        return self.base_url or f"https://sqs.{self.region}.amazonaws.com"

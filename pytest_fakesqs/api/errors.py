@@ -1,0 +1,106 @@
+"""The error catalogue: one row per AWS error (shape, query code, HTTP status, fault).
+
+Validation raises `SqsError(Err.X, text)`; the protocol layer renders the row on the wire;
+tests iterate the table.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Literal
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorSpec:
+    shape: str  # JSON `__type` shape name; botocore picks the exception class from it
+    query_code: str  # `x-amzn-query-error` code and the XML <Code>; botocore's Error.Code
+    status: int = 400
+    fault: Literal["Sender", "Receiver"] = "Sender"
+    # True for shapes botocore models as exceptions (client.exceptions.<shape>).
+    modelled: bool = True
+
+
+_QS = "AWS.SimpleQueueService."
+
+
+class Err(enum.Enum):
+    QueueDoesNotExist = ErrorSpec("QueueDoesNotExist", _QS + "NonExistentQueue")
+    QueueNameExists = ErrorSpec("QueueNameExists", "QueueAlreadyExists")
+    QueueDeletedRecently = ErrorSpec("QueueDeletedRecently", _QS + "QueueDeletedRecently")
+    PurgeQueueInProgress = ErrorSpec("PurgeQueueInProgress", _QS + "PurgeQueueInProgress", 403)
+    OverLimit = ErrorSpec("OverLimit", "OverLimit", 403)
+    TooManyEntriesInBatchRequest = ErrorSpec(
+        "TooManyEntriesInBatchRequest", _QS + "TooManyEntriesInBatchRequest"
+    )
+    EmptyBatchRequest = ErrorSpec("EmptyBatchRequest", _QS + "EmptyBatchRequest")
+    BatchEntryIdsNotDistinct = ErrorSpec(
+        "BatchEntryIdsNotDistinct", _QS + "BatchEntryIdsNotDistinct"
+    )
+    InvalidBatchEntryId = ErrorSpec("InvalidBatchEntryId", _QS + "InvalidBatchEntryId")
+    BatchRequestTooLong = ErrorSpec("BatchRequestTooLong", _QS + "BatchRequestTooLong")
+    MessageNotInflight = ErrorSpec("MessageNotInflight", _QS + "MessageNotInflight")
+    UnsupportedOperation = ErrorSpec("UnsupportedOperation", _QS + "UnsupportedOperation")
+    ReceiptHandleIsInvalid = ErrorSpec("ReceiptHandleIsInvalid", "ReceiptHandleIsInvalid")
+    InvalidAttributeName = ErrorSpec("InvalidAttributeName", "InvalidAttributeName")
+    InvalidAttributeValue = ErrorSpec("InvalidAttributeValue", "InvalidAttributeValue")
+    InvalidMessageContents = ErrorSpec("InvalidMessageContents", "InvalidMessageContents")
+    InvalidIdFormat = ErrorSpec("InvalidIdFormat", "InvalidIdFormat")
+    InvalidAddress = ErrorSpec("InvalidAddress", "InvalidAddress")
+    InvalidSecurity = ErrorSpec("InvalidSecurity", "InvalidSecurity")
+    RequestThrottled = ErrorSpec("RequestThrottled", "RequestThrottled")
+    ResourceNotFoundException = ErrorSpec(
+        "ResourceNotFoundException", "ResourceNotFoundException", 404
+    )
+    InvalidParameterValue = ErrorSpec(
+        "InvalidParameterValueException", "InvalidParameterValue", modelled=False
+    )
+    MissingParameter = ErrorSpec(
+        "MissingRequiredParameterException", "MissingParameter", modelled=False
+    )
+    # Protocol-level errors: the request could not be understood at all.
+    InvalidAction = ErrorSpec("InvalidAction", "InvalidAction", modelled=False)
+    UnknownOperation = ErrorSpec(
+        "UnknownOperationException", "UnknownOperationException", modelled=False
+    )
+    SerializationException = ErrorSpec(
+        "SerializationException", "SerializationException", modelled=False
+    )
+    AccessDenied = ErrorSpec("AccessDeniedException", "AccessDenied", 403, modelled=False)
+    InternalError = ErrorSpec("InternalError", "InternalError", 500, "Receiver", modelled=False)
+    ServiceUnavailable = ErrorSpec(
+        "ServiceUnavailable", "ServiceUnavailable", 503, "Receiver", modelled=False
+    )
+
+    @property
+    def spec(self) -> ErrorSpec:
+        value: ErrorSpec = self.value
+        return value
+
+
+class SqsError(Exception):
+    """An AWS error answer. `error` is a row of the catalogue, `message` AWS's exact text."""
+
+    def __init__(self, error: Err | ErrorSpec, message: str) -> None:
+        super().__init__(message)
+        self.spec = error.spec if isinstance(error, Err) else error
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"SqsError({self.spec.query_code!r}, {self.message!r})"
+
+
+def invalid_parameter(name: str, value: object, reason: str) -> SqsError:
+    """AWS's common "Value X for parameter Y is invalid. Reason: Z." answer."""
+    return SqsError(
+        Err.InvalidParameterValue,
+        f"Value {value} for parameter {name} is invalid. Reason: {reason}",
+    )
+
+
+def missing_parameter(name: str) -> SqsError:
+    return SqsError(Err.MissingParameter, f"The request must contain the parameter {name}.")
+
+
+def queue_does_not_exist() -> SqsError:
+    return SqsError(Err.QueueDoesNotExist, "The specified queue does not exist.")

@@ -1,0 +1,35 @@
+"""MD5OfMessageBody and MD5OfMessageAttributes, by the algorithm every AWS SDK checks."""
+
+from __future__ import annotations
+
+import hashlib
+import struct
+from collections.abc import Mapping
+
+# name -> (DataType, value): str for String/Number types, bytes for Binary types
+AttributeValues = Mapping[str, tuple[str, str | bytes]]
+
+_STRING_TRANSPORT = b"\x01"
+_BINARY_TRANSPORT = b"\x02"
+
+
+def md5_of_body(body: str) -> str:
+    return hashlib.md5(body.encode("utf-8")).hexdigest()
+
+
+def _length_prefixed(data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + data
+
+
+def md5_of_attributes(attributes: AttributeValues) -> str:
+    """Sorted by name; name, type, transport byte and value, each length-prefixed."""
+    digest = hashlib.md5()
+    for name in sorted(attributes):
+        data_type, value = attributes[name]
+        digest.update(_length_prefixed(name.encode("utf-8")))
+        digest.update(_length_prefixed(data_type.encode("utf-8")))
+        if isinstance(value, bytes):
+            digest.update(_BINARY_TRANSPORT + _length_prefixed(value))
+        else:
+            digest.update(_STRING_TRANSPORT + _length_prefixed(value.encode("utf-8")))
+    return digest.hexdigest()

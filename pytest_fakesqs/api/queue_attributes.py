@@ -1,0 +1,218 @@
+"""Queue attributes: one rule per attribute (range, default, queue types), read by validation."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..engine import QueueKey, QueueSettings, RedriveTarget
+from .errors import Err, SqsError
+from .limits import Limits
+
+
+@dataclass(frozen=True, slots=True)
+class AttributeRule:
+    name: str
+    default: str | None  # None: absent unless set
+    kind: str  # "int" | "bool" | "enum" | "json" | "str"
+    low: int = 0
+    high: int = 0
+    choices: tuple[str, ...] = ()
+    fifo_only: bool = False
+    # DeduplicationScope / FifoThroughputLimit get their own "only when FifoQueue" text.
+    fifo_only_text: bool = False
+
+
+def _rules(limits: Limits) -> dict[str, AttributeRule]:
+    rules = (
+        AttributeRule("DelaySeconds", "0", "int", 0, limits.max_delay_seconds),
+        AttributeRule(
+            "MaximumMessageSize",
+            str(limits.max_message_size),
+            "int",
+            limits.min_message_size_attribute,
+            limits.max_message_size,
+        ),
+        AttributeRule(
+            "MessageRetentionPeriod", "345600", "int", limits.min_retention, limits.max_retention
+        ),
+        AttributeRule("ReceiveMessageWaitTimeSeconds", "0", "int", 0, limits.max_wait_seconds),
+        AttributeRule("VisibilityTimeout", "30", "int", 0, limits.max_visibility_timeout),
+        AttributeRule("Policy", None, "json"),
+        AttributeRule("RedrivePolicy", None, "json"),
+        AttributeRule("RedriveAllowPolicy", None, "json"),
+        AttributeRule("KmsMasterKeyId", None, "str"),
+        AttributeRule("KmsDataKeyReusePeriodSeconds", None, "int", 60, 86400),
+        AttributeRule("SqsManagedSseEnabled", "true", "bool"),
+        AttributeRule("FifoQueue", None, "bool", fifo_only=True),
+        AttributeRule("ContentBasedDeduplication", "false", "bool", fifo_only=True),
+        AttributeRule(
+            "DeduplicationScope",
+            "queue",
+            "enum",
+            choices=("queue", "messageGroup"),
+            fifo_only=True,
+            fifo_only_text=True,
+        ),
+        AttributeRule(
+            "FifoThroughputLimit",
+            "perQueue",
+            "enum",
+            choices=("perQueue", "perMessageGroupId"),
+            fifo_only=True,
+            fifo_only_text=True,
+        ),
+    )
+    return {rule.name: rule for rule in rules}
+
+
+RULES_BY_FLAVOR: dict[Limits, dict[str, AttributeRule]] = {}  # filled lazily per Limits
+READ_ONLY = (
+    "ApproximateNumberOfMessages",
+    "ApproximateNumberOfMessagesNotVisible",
+    "ApproximateNumberOfMessagesDelayed",
+    "CreatedTimestamp",
+    "LastModifiedTimestamp",
+    "QueueArn",
+)
+
+
+def rules_for(limits: Limits) -> dict[str, AttributeRule]:
+    rules = RULES_BY_FLAVOR.get(limits)
+    if rules is None:
+        rules = RULES_BY_FLAVOR[limits] = _rules(limits)
+    return rules
+
+
+def invalid_value(name: str, reason: str | None = None) -> SqsError:
+    text = f"Invalid value for the parameter {name}."
+    if reason:
+        text = f"Invalid value for the parameter {name}. Reason: {reason}"
+    return SqsError(Err.InvalidAttributeValue, text)
+
+
+def validate(attributes: Mapping[str, Any], *, fifo: bool, limits: Limits) -> dict[str, str]:
+    """Check names and values; returns the canonical string form of each attribute given."""
+    rules = rules_for(limits)
+    if not isinstance(attributes, Mapping):
+        raise SqsError(Err.InvalidAttributeName, "Attributes must be a map.")
+    clean: dict[str, str] = {}
+    for name, raw in attributes.items():
+        rule = rules.get(name)
+        if rule is None:
+            raise SqsError(Err.InvalidAttributeName, f"Unknown Attribute {name}.")
+        if rule.fifo_only and not fifo:
+            if rule.fifo_only_text:
+                raise SqsError(
+                    Err.InvalidAttributeName,
+                    f"You can specify the {name} only when FifoQueue is set to true.",
+                )
+            raise SqsError(Err.InvalidAttributeName, f"Unknown Attribute {name}.")
+        value = raw if isinstance(raw, str) else str(raw) if raw is not None else ""
+        clean[name] = _check_value(rule, value)
+    return clean
+
+
+def _check_value(rule: AttributeRule, value: str) -> str:
+    if rule.kind == "int":
+        try:
+            number = int(value.strip())
+        except ValueError:
+            raise invalid_value(rule.name) from None
+        if not rule.low <= number <= rule.high:
+            raise invalid_value(rule.name)
+        return str(number)
+    if rule.kind == "bool":
+        if value.lower() not in ("true", "false"):
+            raise invalid_value(rule.name)
+        return value.lower()
+    if rule.kind == "enum":
+        if value not in rule.choices:
+            raise invalid_value(rule.name)
+        return value
+    if rule.kind == "json" and value:
+        try:
+            json.loads(value)
+        except ValueError:
+            raise invalid_value(rule.name) from None
+    return value
+
+
+def parse_redrive_policy(
+    text: str, resolve: Callable[[str], QueueKey | None], max_receive: int
+) -> RedriveTarget | None:
+    """RedrivePolicy JSON -> engine target. An empty string clears the policy."""
+    if not text:
+        return None
+    try:
+        policy = json.loads(text)
+    except ValueError:
+        raise invalid_value("RedrivePolicy", "Redrive policy is not a valid JSON map.") from None
+    if not isinstance(policy, dict):
+        raise invalid_value("RedrivePolicy", "Redrive policy is not a valid JSON map.")
+    arn = policy.get("deadLetterTargetArn")
+    count = policy.get("maxReceiveCount")
+    if arn is None or count is None:
+        raise invalid_value(
+            "RedrivePolicy",
+            "Redrive policy does not contain mandatory attribute: "
+            + ("deadLetterTargetArn." if arn is None else "maxReceiveCount."),
+        )
+    try:
+        receive_count = int(count)
+    except (TypeError, ValueError):
+        raise invalid_value(
+            "RedrivePolicy",
+            f"Invalid value for maxReceiveCount: {count}, valid values are from 1 to {max_receive} both inclusive.",
+        ) from None
+    if not 1 <= receive_count <= max_receive:
+        raise invalid_value(
+            "RedrivePolicy",
+            f"Invalid value for maxReceiveCount: {count}, valid values are from 1 to {max_receive} both inclusive.",
+        )
+    key = resolve(str(arn))
+    if key is None:
+        raise invalid_value("RedrivePolicy", "Invalid value for deadLetterTargetArn.")
+    return RedriveTarget(key, receive_count)
+
+
+def settings_from(
+    attributes: Mapping[str, str],
+    *,
+    fifo: bool,
+    limits: Limits,
+    redrive: RedriveTarget | None,
+) -> QueueSettings:
+    rules = rules_for(limits)
+
+    def number(name: str) -> float:
+        value = attributes.get(name) or rules[name].default
+        assert value is not None
+        return float(value)
+
+    return QueueSettings(
+        fifo=fifo,
+        visibility_timeout=number("VisibilityTimeout"),
+        delay=number("DelaySeconds"),
+        retention=number("MessageRetentionPeriod"),
+        redrive=redrive,
+        dedup_scope="messageGroup"
+        if attributes.get("DeduplicationScope") == "messageGroup"
+        else "queue",
+        max_in_flight=limits.fifo_in_flight if fifo else limits.standard_in_flight,
+        one_message_per_group=fifo and limits.flavor == "ymq",
+    )
+
+
+def defaults(*, fifo: bool, limits: Limits) -> dict[str, str]:
+    """The attributes a new queue reports before anything is set."""
+    values: dict[str, str] = {}
+    for rule in rules_for(limits).values():
+        if rule.default is None or (rule.fifo_only and not fifo):
+            continue
+        values[rule.name] = rule.default
+    if fifo:
+        values["FifoQueue"] = "true"
+    return values

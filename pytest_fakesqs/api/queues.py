@@ -1,0 +1,198 @@
+"""Queue actions: CreateQueue, GetQueueUrl, ListQueues, DeleteQueue, Get/SetQueueAttributes,
+PurgeQueue."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Queue, QueueAlreadyExists, QueueKey
+from . import queue_attributes as qa
+from .context import RequestContext
+from .errors import Err, SqsError, invalid_parameter, queue_does_not_exist
+from .params import get_int, get_map, get_str, get_str_list, require_str
+
+if TYPE_CHECKING:
+    from .service import SqsService
+
+_QUEUE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+QUEUE_DELETED_WAIT = 60.0
+PURGE_INTERVAL = 60.0
+
+
+def _check_name(name: str, *, fifo: bool, max_length: int) -> None:
+    stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
+    if fifo != name.endswith(".fifo") or len(name) > max_length or not _QUEUE_NAME.match(stem):
+        if fifo or name.endswith(".fifo"):
+            raise SqsError(
+                Err.InvalidParameterValue,
+                "The name of a FIFO queue can only include alphanumeric characters, hyphens, "
+                "or underscores, must end with .fifo suffix and be 1 to 80 in length.",
+            )
+        raise SqsError(
+            Err.InvalidParameterValue,
+            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+        )
+
+
+def create_queue(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    name = require_str(params, "QueueName")
+    requested = get_map(params, "Attributes")
+    tags = get_map(params, "tags")
+    fifo_value = str(requested.get("FifoQueue", "false")).lower()
+    fifo = fifo_value == "true"
+    _check_name(name, fifo=fifo, max_length=service.limits.max_queue_name_length)
+    attributes = qa.validate(requested, fifo=fifo, limits=service.limits)
+    service.validate_fifo_settings(attributes)
+    service.validate_tags(tags)
+    key: QueueKey = (ctx.region, ctx.account_id, name)
+    existing = service.broker.find(key)
+    if existing is not None:
+        current = service.current_attributes(existing)
+        for attribute, value in attributes.items():
+            if current.get(attribute, "") != value:
+                raise SqsError(
+                    Err.QueueNameExists,
+                    "A queue already exists with the same name and a different value for "
+                    f"attribute {attribute}",
+                )
+        return {"QueueUrl": service.queue_url(ctx, existing)}
+    deleted_at = service.broker.deleted_at(key)
+    now = service.broker.clock.now()
+    if deleted_at is not None and now - deleted_at < QUEUE_DELETED_WAIT:
+        raise SqsError(
+            Err.QueueDeletedRecently,
+            "You must wait 60 seconds after deleting a queue before you can create another "
+            "with the same name.",
+        )
+    settings = service.settings_for(attributes, fifo=fifo, key=key)
+    try:
+        queue = service.broker.create_queue(key, settings)
+    except QueueAlreadyExists:  # created concurrently with identical attributes
+        return {"QueueUrl": service.queue_url(ctx, service.broker.get(key))}
+    queue.meta["attributes"] = {**qa.defaults(fifo=fifo, limits=service.limits), **attributes}
+    queue.meta["tags"] = {str(k): str(v) for k, v in tags.items()}
+    queue.meta["last_modified_at"] = now
+    queue.meta["account_id"] = ctx.account_id
+    return {"QueueUrl": service.queue_url(ctx, queue)}
+
+
+def get_queue_url(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    name = require_str(params, "QueueName")
+    owner = get_str(params, "QueueOwnerAWSAccountId") or ctx.account_id
+    queue = service.broker.find((ctx.region, owner, name))
+    if queue is None:
+        raise queue_does_not_exist()
+    return {"QueueUrl": service.queue_url(ctx, queue)}
+
+
+def list_queues(service: SqsService, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+    prefix = get_str(params, "QueueNamePrefix") or ""
+    max_results = get_int(params, "MaxResults")
+    token = get_str(params, "NextToken")
+    if max_results is not None and not 1 <= max_results <= service.limits.max_list_queues:
+        raise invalid_parameter(
+            "MaxResults", max_results, "MaxResults must be an integer between 1 and 1000."
+        )
+    queues = sorted(
+        (
+            q
+            for q in service.broker.queues()
+            if q.key[0] == ctx.region and q.key[1] == ctx.account_id and q.name.startswith(prefix)
+        ),
+        key=lambda q: q.name,
+    )
+    urls = [service.queue_url(ctx, q) for q in queues]
+    if token:
+        try:
+            after = base64.b64decode(token, validate=True).decode()
+        except (binascii.Error, ValueError, UnicodeDecodeError):
+            raise invalid_parameter("NextToken", token, "Invalid NextToken value.") from None
+        names = [q.name for q in queues]
+        after_name = after.rsplit("/", 1)[-1]
+        start = next((i for i, n in enumerate(names) if n > after_name), len(names))
+        urls = urls[start:]
+    limit = max_results if max_results is not None else service.limits.max_list_queues
+    result: dict[str, Any] = {}
+    page = urls[:limit]
+    if page:
+        result["QueueUrls"] = page
+    if max_results is not None and len(urls) > limit:
+        result["NextToken"] = base64.b64encode(page[-1].encode()).decode()
+    return result
+
+
+def delete_queue(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    queue = service.resolve_queue(params, ctx)
+    service.broker.delete_queue(queue.key)
+    return {}
+
+
+def get_queue_attributes(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    queue = service.resolve_queue(params, ctx)
+    names = get_str_list(params, "AttributeNames")
+    known = {*qa.rules_for(service.limits), *qa.READ_ONLY, "All"}
+    for name in names:
+        if name not in known:
+            raise SqsError(Err.InvalidAttributeName, f"Unknown Attribute {name}.")
+    if not names:
+        return {}
+    everything = service.describe_queue(queue, ctx)
+    chosen = everything if "All" in names else {n: everything[n] for n in names if n in everything}
+    return {"Attributes": chosen} if chosen else {}
+
+
+def set_queue_attributes(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    queue = service.resolve_queue(params, ctx)
+    requested = get_map(params, "Attributes")
+    fifo = queue.settings.fifo
+    if "FifoQueue" in requested:
+        if not fifo:
+            raise SqsError(Err.InvalidAttributeName, "Unknown Attribute FifoQueue.")
+        if str(requested["FifoQueue"]).lower() != "true":
+            raise qa.invalid_value("FifoQueue", "Modifying queue type is not supported.")
+    attributes = qa.validate(requested, fifo=fifo, limits=service.limits)
+    merged = {**service.current_attributes(queue), **attributes}
+    service.validate_fifo_settings(merged)
+    for name, value in attributes.items():
+        if value == "" and qa.rules_for(service.limits)[name].default is None:
+            merged.pop(name, None)  # an empty policy clears it
+    settings = service.settings_for(merged, fifo=fifo, key=queue.key)
+    with queue.lock:
+        queue.settings = settings
+        queue.meta["attributes"] = merged
+        queue.meta["last_modified_at"] = service.broker.clock.now()
+    return {}
+
+
+def purge_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+    queue = service.resolve_queue(params, ctx)
+    now = service.broker.clock.now()
+    if queue.last_purge_at is not None and now - queue.last_purge_at < PURGE_INTERVAL:
+        raise SqsError(
+            Err.PurgeQueueInProgress,
+            f"Only one PurgeQueue operation on {queue.name} is allowed every 60 seconds.",
+        )
+    service.broker.purge(queue)
+    return {}
+
+
+def describe_counts(service: SqsService, queue: Queue) -> dict[str, str]:
+    service.broker.refresh(queue)
+    return {
+        "ApproximateNumberOfMessages": str(queue.visible),
+        "ApproximateNumberOfMessagesNotVisible": str(queue.in_flight),
+        "ApproximateNumberOfMessagesDelayed": str(queue.delayed),
+    }

@@ -1,0 +1,118 @@
+"""SQS semantics over the engine: dispatch by the action table, shared queue helpers."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
+from . import messages
+from . import queue_attributes as qa
+from .addressing import AwsAddressing
+from .context import Flavor, RequestContext
+from .errors import Err, SqsError, invalid_parameter, queue_does_not_exist
+from .limits import LIMITS, Limits
+from .queues import describe_counts
+
+Handler = Callable[["SqsService", dict[str, Any], RequestContext], dict[str, Any]]
+
+
+class SqsService:
+    """One fake SQS service: a broker, a flavor's limits and addressing, the action table."""
+
+    def __init__(self, broker: Broker, *, flavor: Flavor = "aws") -> None:
+        from .actions import ACTIONS  # the table imports the handlers, which import this module
+
+        self.broker = broker
+        self.flavor: Flavor = flavor
+        self.limits: Limits = LIMITS[flavor]
+        self.addressing = AwsAddressing()
+        self.actions: dict[str, Handler] = dict(ACTIONS)
+
+    def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+        handler = self.actions.get(action)
+        if handler is None:
+            raise SqsError(
+                Err.InvalidAction, f"The action {action} is not valid for this endpoint."
+            )
+        return handler(self, params, ctx)
+
+    # -- queues --------------------------------------------------------------------------------
+
+    def resolve_queue(self, params: dict[str, Any], ctx: RequestContext) -> Queue:
+        url = params.get("QueueUrl")
+        if url is None or url == "":
+            raise SqsError(Err.MissingParameter, "The request must contain the parameter QueueUrl.")
+        if not isinstance(url, str):
+            raise invalid_parameter("QueueUrl", url, "Must be a string.")
+        key = self.addressing.key_from_url(ctx, url)
+        queue = None if key is None else self.broker.find(key)
+        if queue is None:
+            raise queue_does_not_exist()
+        return queue
+
+    def queue_url(self, ctx: RequestContext, queue: Queue) -> str:
+        return self.addressing.queue_url(ctx, queue.key)
+
+    def current_attributes(self, queue: Queue) -> dict[str, str]:
+        attributes: dict[str, str] = queue.meta.get("attributes", {})
+        return attributes
+
+    def describe_queue(self, queue: Queue, ctx: RequestContext) -> dict[str, str]:
+        attributes = dict(self.current_attributes(queue))
+        attributes.update(describe_counts(self, queue))
+        attributes["CreatedTimestamp"] = str(int(queue.created_at))
+        attributes["LastModifiedTimestamp"] = str(
+            int(queue.meta.get("last_modified_at", queue.created_at))
+        )
+        attributes["QueueArn"] = self.addressing.queue_arn(queue.key)
+        if "KmsMasterKeyId" in attributes:
+            attributes["SqsManagedSseEnabled"] = "false"
+            attributes.setdefault("KmsDataKeyReusePeriodSeconds", "300")
+        return dict(sorted(attributes.items()))
+
+    def settings_for(
+        self, attributes: dict[str, str], *, fifo: bool, key: QueueKey
+    ) -> QueueSettings:
+        redrive = qa.parse_redrive_policy(
+            attributes.get("RedrivePolicy", ""),
+            self.addressing.key_from_arn,
+            self.limits.max_receive_count,
+        )
+        if redrive is not None:
+            target = self.broker.find(redrive.dead_letter_queue)
+            policy = attributes.get("RedrivePolicy", "")
+            if target is None:
+                raise invalid_parameter(
+                    "RedrivePolicy", policy, "Dead letter target does not exist."
+                )
+            if target.settings.fifo != fifo:
+                raise invalid_parameter(
+                    "RedrivePolicy",
+                    policy,
+                    "Dead-letter queue must be same type of queue as the source.",
+                )
+        return qa.settings_from(attributes, fifo=fifo, limits=self.limits, redrive=redrive)
+
+    def validate_fifo_settings(self, attributes: dict[str, str]) -> None:
+        if (
+            attributes.get("FifoThroughputLimit") == "perMessageGroupId"
+            and attributes.get("DeduplicationScope", "queue") == "queue"
+        ):
+            raise qa.invalid_value(
+                "FifoThroughputLimit",
+                "The perMessageGroupId value is allowed only when the value for "
+                "DeduplicationScope is messageGroup",
+            )
+
+    def validate_tags(self, tags: dict[str, Any]) -> None:
+        if len(tags) > self.limits.max_tags:
+            raise SqsError(
+                Err.InvalidParameterValue,
+                f"Too many tags added for queue. Max tags: {self.limits.max_tags}.",
+            )
+
+    def render_delivery(
+        self, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]
+    ) -> dict[str, Any]:
+        return messages.render_delivery(self, delivery, wanted_system, wanted_attributes)

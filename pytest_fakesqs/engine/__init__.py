@@ -1,0 +1,43 @@
+"""The indexed queue engine. Knows nothing of HTTP, JSON, XML or botocore."""
+
+from .broker import Broker, Outgoing
+from .clock import CLOCK_MODES, Clock, ClockMode
+from .errors import (
+    EngineError,
+    MalformedReceiptHandle,
+    QueueAlreadyExists,
+    QueueNotFound,
+    QueueOverLimit,
+    StaleReceiptHandle,
+    VisibilityLimitExceeded,
+)
+from .message import Event, HistoryEntry, Message, State
+from .queue import Delivery, Queue, SendResult
+from .settings import DEDUP_WINDOW, MAX_VISIBILITY, QueueKey, QueueSettings, RedriveTarget
+
+__all__ = [
+    "CLOCK_MODES",
+    "DEDUP_WINDOW",
+    "MAX_VISIBILITY",
+    "Broker",
+    "Clock",
+    "ClockMode",
+    "Delivery",
+    "EngineError",
+    "Event",
+    "HistoryEntry",
+    "MalformedReceiptHandle",
+    "Message",
+    "Outgoing",
+    "Queue",
+    "QueueAlreadyExists",
+    "QueueKey",
+    "QueueNotFound",
+    "QueueOverLimit",
+    "QueueSettings",
+    "RedriveTarget",
+    "SendResult",
+    "StaleReceiptHandle",
+    "State",
+    "VisibilityLimitExceeded",
+]

@@ -1,0 +1,223 @@
+"""The queue registry: create / find / delete queues, long polls, dead-letter moves."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .clock import Clock
+from .errors import QueueAlreadyExists, QueueNotFound
+from .message import Event, Message, State
+from .queue import Delivery, Queue, SendResult
+from .settings import QueueKey, QueueSettings
+
+DeadLetterListener = Callable[[Queue, Queue, Message], None]
+
+
+@dataclass(frozen=True, slots=True)
+class Outgoing:
+    """What a sender hands the engine; `size` is computed by the api (body plus attributes)."""
+
+    body: str
+    size: int
+    attributes: Any = None
+    system: dict[str, Any] | None = None
+    delay: float | None = None  # None: the queue's DelaySeconds
+    group_id: str | None = None
+    dedup_id: str | None = None
+
+
+class Broker:
+    """All queues of one fake. One lock for the registry plus one per queue."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._queues: dict[QueueKey, Queue] = {}
+        self._deleted_at: dict[QueueKey, float] = {}
+        self.dead_letter_listeners: list[DeadLetterListener] = []
+
+    # -- registry ------------------------------------------------------------------------------
+
+    def create_queue(self, key: QueueKey, settings: QueueSettings) -> Queue:
+        with self._lock:
+            if key in self._queues:
+                raise QueueAlreadyExists(key[2])
+            queue = Queue(key, settings, self.clock)
+            self._queues[key] = queue
+            self._deleted_at.pop(key, None)
+            return queue
+
+    def get(self, key: QueueKey) -> Queue:
+        queue = self._queues.get(key)
+        if queue is None:
+            raise QueueNotFound(key[2])
+        return queue
+
+    def find(self, key: QueueKey) -> Queue | None:
+        return self._queues.get(key)
+
+    def delete_queue(self, key: QueueKey) -> Queue:
+        with self._lock:
+            queue = self._queues.pop(key, None)
+            if queue is None:
+                raise QueueNotFound(key[2])
+            self._deleted_at[key] = self.clock.now()
+        with queue.lock:
+            now = self.clock.now()
+            for message in list(queue.live_messages()):
+                queue._remove(message, Event.QUEUE_DELETED, now)
+            queue.deleted = True
+            queue.condition.notify_all()
+        return queue
+
+    def deleted_at(self, key: QueueKey) -> float | None:
+        return self._deleted_at.get(key)
+
+    def queues(self) -> list[Queue]:
+        with self._lock:
+            return list(self._queues.values())
+
+    # -- messages ------------------------------------------------------------------------------
+
+    def send(self, queue: Queue, outgoing: Outgoing) -> SendResult:
+        with queue.lock:
+            now = self.clock.now()
+            queue.apply_due(now)
+            if outgoing.dedup_id is not None and queue.settings.fifo:
+                original = queue.find_duplicate(outgoing.group_id, outgoing.dedup_id, now)
+                if original is not None:
+                    return SendResult(original, duplicate=True)
+            message = Message(
+                str(uuid.uuid4()),
+                outgoing.body,
+                sent_at=now,
+                size=outgoing.size,
+                attributes=outgoing.attributes,
+                system=outgoing.system,
+                group_id=outgoing.group_id,
+                dedup_id=outgoing.dedup_id,
+            )
+            delay = queue.settings.delay if outgoing.delay is None else outgoing.delay
+            queue.enqueue(message, delay, now)
+            if outgoing.dedup_id is not None and queue.settings.fifo:
+                queue.remember_dedup(message, now)
+            queue.condition.notify_all()
+            return SendResult(message, duplicate=False)
+
+    def receive(
+        self,
+        queue: Queue,
+        max_messages: int = 1,
+        visibility_timeout: float | None = None,
+        wait_seconds: float = 0.0,
+    ) -> list[Delivery]:
+        """Receive up to `max_messages`, long-polling up to `wait_seconds` on the clock."""
+        timeout = (
+            queue.settings.visibility_timeout
+            if visibility_timeout is None
+            else (visibility_timeout)
+        )
+        deadline = self.clock.now() + wait_seconds
+        while True:
+            dead_letter_queue = self._dead_letter_queue(queue)
+            with queue.lock:
+                now = self.clock.now()
+                queue.apply_due(now)
+                deliveries, moved = queue.take(
+                    max_messages, timeout, now, may_move=dead_letter_queue is not None
+                )
+                keep_polling = (
+                    not deliveries
+                    and not moved
+                    and not queue.deleted
+                    and now < deadline
+                    and self.clock.wait(queue.condition, deadline, queue.next_event_at())
+                )
+            if moved and dead_letter_queue is not None:
+                self._dead_letter(queue, dead_letter_queue, moved)
+            if deliveries or not (keep_polling or (moved and now < deadline)):
+                return deliveries
+
+    def _dead_letter_queue(self, queue: Queue) -> Queue | None:
+        redrive = queue.settings.redrive
+        return None if redrive is None else self._queues.get(redrive.dead_letter_queue)
+
+    def _dead_letter(self, source: Queue, target: Queue, messages: list[Message]) -> None:
+        for message in messages:
+            self.transfer(source, target, message, keep_enqueue_time=not source.settings.fifo)
+
+    def transfer(
+        self,
+        source: Queue,
+        target: Queue,
+        message: Message,
+        *,
+        keep_enqueue_time: bool,
+        event: Event = Event.ARRIVED_FROM,
+    ) -> Message:
+        """Copy a removed message into `target`, keeping its id, body, count and history."""
+        with target.lock:
+            now = self.clock.now()
+            target.apply_due(now)
+            moved = Message(
+                message.message_id,
+                message.body,
+                sent_at=message.sent_at,
+                size=message.size,
+                attributes=message.attributes,
+                system=dict(message.system or {}),
+                group_id=message.group_id,
+                dedup_id=message.dedup_id,
+            )
+            moved.system = {**(moved.system or {}), "dead_letter_source": source.key}
+            moved.receive_count = message.receive_count
+            moved.first_received_at = message.first_received_at
+            moved.history = list(message.history or ())
+            moved.record(now, event, source.name)
+            if not keep_enqueue_time:
+                moved.enqueued_at = now
+            target.enqueue(moved, 0.0, now)
+            target.condition.notify_all()
+        for listener in self.dead_letter_listeners:
+            listener(source, target, moved)
+        return moved
+
+    def delete(self, queue: Queue, handle: str) -> Message:
+        with queue.lock:
+            now = self.clock.now()
+            queue.apply_due(now)
+            return queue.delete(handle, now)
+
+    def change_visibility(self, queue: Queue, handle: str, timeout: float) -> Message:
+        with queue.lock:
+            now = self.clock.now()
+            queue.apply_due(now)
+            message = queue.change_visibility(handle, timeout, now)
+            if timeout <= 0:
+                queue.condition.notify_all()
+            return message
+
+    def purge(self, queue: Queue) -> list[Message]:
+        with queue.lock:
+            now = self.clock.now()
+            queue.apply_due(now)
+            return queue.purge(now)
+
+    def refresh(self, queue: Queue) -> Queue:
+        """Apply due transitions so counters are current; returns the queue for chaining."""
+        with queue.lock:
+            queue.apply_due(self.clock.now())
+        return queue
+
+    def states(self, queue: Queue) -> dict[State, list[Message]]:
+        """Peek: live messages by state, in arrival order, with no side effects."""
+        self.refresh(queue)
+        by_state: dict[State, list[Message]] = {state: [] for state in State}
+        with queue.lock:
+            for message in queue.live_messages():
+                by_state[message.state].append(message)
+        return by_state

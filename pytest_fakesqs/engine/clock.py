@@ -1,0 +1,128 @@
+"""The virtual clock: one per fake, injected into the engine, never patched over global time."""
+
+from __future__ import annotations
+
+import threading
+import time
+from datetime import UTC, datetime, timedelta
+from typing import Literal
+
+ClockMode = Literal["frozen", "autojump", "real", "system"]
+CLOCK_MODES: tuple[ClockMode, ...] = ("frozen", "autojump", "real", "system")
+
+# A fixed, recognisable default start so frozen tests are reproducible.
+DEFAULT_START = datetime(2024, 1, 1, tzinfo=UTC)
+DEFAULT_AUTOJUMP_THRESHOLD = 0.05
+
+
+def to_seconds(amount: float | timedelta) -> float:
+    """Accept seconds or a timedelta, as `advance()` does."""
+    if isinstance(amount, timedelta):
+        return amount.total_seconds()
+    if isinstance(amount, bool) or not isinstance(amount, int | float):
+        raise TypeError(f"expected seconds (int or float) or a timedelta, got {amount!r}")
+    return float(amount)
+
+
+def to_epoch(start: datetime | str | float | None) -> float | None:
+    """A start moment as epoch seconds; naive datetimes are taken as UTC."""
+    if start is None:
+        return None
+    if isinstance(start, int | float) and not isinstance(start, bool):
+        return float(start)
+    if isinstance(start, str):
+        try:
+            start = datetime.fromisoformat(start.replace("Z", "+00:00"))
+        except ValueError:
+            raise ValueError(f"start must be an ISO-8601 date-time, got {start!r}") from None
+    if isinstance(start, datetime):
+        if start.tzinfo is None:
+            start = start.replace(tzinfo=UTC)
+        return start.timestamp()
+    raise TypeError(f"start must be a datetime, an ISO-8601 string or epoch seconds, got {start!r}")
+
+
+class Clock:
+    """Time for the engine. `now()` is epoch seconds; `advance()` only ever moves forward.
+
+    frozen   - stands still until moved; an empty long poll jumps to its next deadline.
+    autojump - like frozen, but a long poll first waits a short real threshold for other threads.
+    real     - wall clock (plus any advance); long polls block and wake on send.
+    system   - reads time.time() at every call, so freezegun / time-machine steer it.
+    """
+
+    def __init__(
+        self,
+        mode: ClockMode = "frozen",
+        *,
+        start: datetime | str | float | None = None,
+        autojump_threshold: float = DEFAULT_AUTOJUMP_THRESHOLD,
+    ) -> None:
+        if mode not in CLOCK_MODES:
+            raise ValueError(f"clock must be one of {', '.join(CLOCK_MODES)}; got {mode!r}")
+        self.mode: ClockMode = mode
+        self.autojump_threshold = autojump_threshold
+        self._lock = threading.Lock()
+        start_epoch = to_epoch(start)
+        if mode in ("frozen", "autojump"):
+            self._now = start_epoch if start_epoch is not None else DEFAULT_START.timestamp()
+            self._offset = 0.0
+        else:
+            self._now = 0.0
+            # A start on a wall clock shifts it, so the test still sees the moment it asked for.
+            self._offset = 0.0 if start_epoch is None else start_epoch - time.time()
+
+    @property
+    def is_virtual(self) -> bool:
+        return self.mode in ("frozen", "autojump")
+
+    def now(self) -> float:
+        if self.is_virtual:
+            return self._now
+        return time.time() + self._offset
+
+    def now_datetime(self) -> datetime:
+        return datetime.fromtimestamp(self.now(), tz=UTC)
+
+    def advance(self, amount: float | timedelta) -> float:
+        """Move time forward by `amount`; returns the new now()."""
+        seconds = to_seconds(amount)
+        if seconds < 0:
+            raise ValueError("time can't go backwards")
+        with self._lock:
+            if self.is_virtual:
+                self._now += seconds
+            else:
+                self._offset += seconds
+        return self.now()
+
+    def advance_to(self, moment: float) -> float:
+        """Jump to the epoch second `moment` (never backwards)."""
+        with self._lock:
+            current = self.now()
+            if moment < current:
+                raise ValueError("time can't go backwards")
+            if self.is_virtual:
+                self._now = moment
+            else:
+                self._offset += moment - current
+        return self.now()
+
+    def wait(
+        self, condition: threading.Condition, deadline: float, next_event: float | None
+    ) -> bool:
+        """Called by a long poll with nothing to return, holding `condition`'s lock.
+
+        Returns False when the poll should give up (its deadline passed and time cannot move).
+        """
+        target = deadline if next_event is None else min(deadline, next_event)
+        if self.mode == "autojump" and condition.wait(self.autojump_threshold):
+            return True  # woken by a send in another thread
+        if self.is_virtual:
+            with self._lock:
+                self._now = max(self._now, target)
+            return True
+        before = self.now()
+        condition.wait(max(0.0, target - before))
+        # A wall clock frozen by freezegun never reaches the deadline: end the poll, don't hang.
+        return self.now() > before or self.now() >= deadline

@@ -1,0 +1,112 @@
+"""A message as the engine stores it: one small slotted object per message."""
+
+from __future__ import annotations
+
+import enum
+from typing import Any
+
+
+class State(enum.IntEnum):
+    DELAYED = 0
+    VISIBLE = 1
+    IN_FLIGHT = 2
+    GONE = 3  # deleted, expired, purged or moved to a dead-letter queue
+
+
+class Event(enum.Enum):
+    """What can happen to a message; the history records these on the virtual clock."""
+
+    SENT = "sent"
+    DELAY_ENDED = "delay ended"
+    RECEIVED = "received"
+    VISIBILITY_CHANGED = "visibility changed"
+    VISIBLE_AGAIN = "visible again"
+    MOVED_TO_DLQ = "moved to dead-letter queue"
+    ARRIVED_FROM = "arrived from"
+    MOVED_BACK = "moved back"
+    DELETED = "deleted"
+    EXPIRED = "expired"
+    PURGED = "purged"
+    QUEUE_DELETED = "queue deleted"
+    DUPLICATED = "duplicated"
+
+
+# (moment, event, detail): detail is a short human string, e.g. the receipt handle's tail.
+HistoryEntry = tuple[float, Event, str]
+
+
+class Message:
+    """One message in one queue. Timestamps are epoch seconds on the fake's clock."""
+
+    __slots__ = (
+        "attributes",
+        "body",
+        "dedup_id",
+        "enqueued_at",
+        "first_received_at",
+        "generation",
+        "group_id",
+        "history",
+        "message_id",
+        "receipt_handle",
+        "receive_count",
+        "received_at",
+        "sent_at",
+        "sequence",
+        "sequence_number",
+        "size",
+        "slot",
+        "state",
+        "system",
+        "visible_at",
+    )
+
+    def __init__(
+        self,
+        message_id: str,
+        body: str,
+        *,
+        sent_at: float,
+        size: int,
+        attributes: Any = None,
+        system: dict[str, Any] | None = None,
+        group_id: str | None = None,
+        dedup_id: str | None = None,
+    ) -> None:
+        self.message_id = message_id
+        self.body = body
+        # Message attributes in the api layer's own form; the engine only stores them.
+        self.attributes = attributes
+        # Rare system attributes (AWSTraceHeader, DeadLetterQueueSourceArn, SenderId...).
+        self.system = system
+        self.group_id = group_id
+        self.dedup_id = dedup_id
+        self.size = size
+        self.sent_at = sent_at
+        self.enqueued_at = sent_at
+        self.visible_at = sent_at
+        self.first_received_at: float | None = None
+        self.receive_count = 0
+        self.received_at = sent_at  # the latest receive, for the 12-hour visibility cap
+        self.receipt_handle: str | None = None
+        self.state = State.VISIBLE
+        self.generation = 0  # bumped on every transition, so stale heap entries are recognised
+        self.sequence = 0  # queue-local arrival order
+        self.sequence_number: str | None = None  # FIFO's public SequenceNumber
+        self.slot = -1
+        self.history: list[HistoryEntry] | None = None  # created on the first event after "sent"
+
+    def record(self, moment: float, event: Event, detail: str = "") -> None:
+        if self.history is None:
+            self.history = []
+        self.history.append((moment, event, detail))
+
+    def timeline(self) -> list[HistoryEntry]:
+        """The full history, including the send that is implied by sent_at."""
+        return [(self.sent_at, Event.SENT, ""), *(self.history or ())]
+
+    def __repr__(self) -> str:
+        return (
+            f"Message(id={self.message_id!r}, state={self.state.name}, "
+            f"receive_count={self.receive_count}, body={self.body[:40]!r})"
+        )

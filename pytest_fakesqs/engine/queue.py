@@ -1,0 +1,314 @@
+"""One queue: indexed storage, heaps for every time-based transition, one lock.
+
+Every transition is applied lazily, on access, against the clock: no background thread.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from .clock import Clock
+from .errors import (
+    MalformedReceiptHandle,
+    QueueOverLimit,
+    StaleReceiptHandle,
+    VisibilityLimitExceeded,
+)
+from .fifo import GroupIndex
+from .handles import decode_handle, new_handle
+from .message import Event, Message, State
+from .settings import DEDUP_WINDOW, MAX_VISIBILITY, QueueKey, QueueSettings
+from .storage import SlotStore
+
+_queue_uids = itertools.count(1)
+_FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
+
+TimedEntry = tuple[float, int, int, Message]  # (moment, sequence, generation, message)
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A snapshot of one received message, safe to read after the queue lock is released."""
+
+    message: Message
+    receipt_handle: str
+    receive_count: int
+    first_received_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SendResult:
+    message: Message
+    duplicate: bool  # FIFO: the dedup id was seen in the last 5 minutes; nothing was enqueued
+
+
+class Queue:
+    def __init__(self, key: QueueKey, settings: QueueSettings, clock: Clock) -> None:
+        self.key = key
+        self.name = key[2]
+        self.uid = f"q{next(_queue_uids)}"
+        self.settings = settings
+        self.clock = clock
+        self.created_at = clock.now()
+        self.meta: dict[str, Any] = {}  # the api layer's own data (attributes, tags, policy...)
+        self.lock = threading.Lock()
+        self.condition = threading.Condition(self.lock)
+        self.store = SlotStore()
+        self.groups = GroupIndex() if settings.fifo else None
+        self._ready: list[TimedEntry] = []  # standard queues: (visible_at, sequence, ...)
+        self._delayed: list[TimedEntry] = []
+        self._in_flight: list[TimedEntry] = []
+        self._expiry: list[tuple[float, int, Message]] = []  # (enqueued_at, sequence, message)
+        self._dedup: dict[tuple[str | None, str], tuple[Message, float]] = {}
+        self._dedup_expiry: list[tuple[float, tuple[str | None, str]]] = []
+        self._sequence = itertools.count(1)
+        self.visible = 0
+        self.in_flight = 0
+        self.delayed = 0
+        self.bytes = 0
+        self.work = 0  # entries touched: lets tests prove cost does not grow with depth
+        self.deleted = False
+        self.last_purge_at: float | None = None
+
+    # -- lazy time-based transitions ---------------------------------------------------------
+
+    def apply_due(self, now: float) -> None:
+        """Apply every transition whose moment has come. Caller holds the lock."""
+        delayed, in_flight, expiry = self._delayed, self._in_flight, self._expiry
+        while delayed and delayed[0][0] <= now:
+            _, _, generation, message = heapq.heappop(delayed)
+            self.work += 1
+            if generation == message.generation and message.state is State.DELAYED:
+                self.delayed -= 1
+                self._make_visible(message, Event.DELAY_ENDED, message.visible_at)
+        while in_flight and in_flight[0][0] <= now:
+            _, _, generation, message = heapq.heappop(in_flight)
+            self.work += 1
+            if generation == message.generation and message.state is State.IN_FLIGHT:
+                self._leave_flight(message)
+                self._make_visible(message, Event.VISIBLE_AGAIN, message.visible_at)
+        retention = self.settings.retention
+        while expiry and expiry[0][0] + retention <= now:
+            enqueued_at, _, message = heapq.heappop(expiry)
+            self.work += 1
+            if message.state is not State.GONE and message.enqueued_at == enqueued_at:
+                self._remove(message, Event.EXPIRED, enqueued_at + retention)
+        dedup_expiry = self._dedup_expiry
+        while dedup_expiry and dedup_expiry[0][0] <= now:
+            _expires_at, dedup_key = heapq.heappop(dedup_expiry)
+            entry = self._dedup.get(dedup_key)
+            if entry is not None and entry[1] <= now:
+                del self._dedup[dedup_key]
+
+    def next_event_at(self) -> float | None:
+        """The next moment a message becomes visible (for long polls and advance_to_next_event)."""
+        moments = [h[0][0] for h in (self._delayed, self._in_flight) if h]
+        return min(moments) if moments else None
+
+    def next_change_at(self) -> float | None:
+        """Like next_event_at, but also counting retention expiry."""
+        moments = [h[0][0] for h in (self._delayed, self._in_flight) if h]
+        if self._expiry:
+            moments.append(self._expiry[0][0] + self.settings.retention)
+        return min(moments) if moments else None
+
+    # -- state changes -------------------------------------------------------------------------
+
+    def _make_visible(self, message: Message, event: Event, moment: float) -> None:
+        message.state = State.VISIBLE
+        message.generation += 1
+        message.visible_at = moment
+        self.visible += 1
+        message.record(moment, event)
+        if self.groups is not None:
+            self.groups.settle(message)
+        else:
+            heapq.heappush(self._ready, (moment, message.sequence, message.generation, message))
+
+    def _leave_flight(self, message: Message) -> None:
+        self.in_flight -= 1
+        if message.receipt_handle is not None:
+            self.store.by_handle.pop(message.receipt_handle, None)
+            message.receipt_handle = None
+        if self.groups is not None:
+            group = self.groups.groups.get(message.group_id or "")
+            if group is not None:
+                group.in_flight -= 1
+
+    def _remove(self, message: Message, event: Event, moment: float, detail: str = "") -> None:
+        state = message.state
+        if state is State.VISIBLE:
+            self.visible -= 1
+        elif state is State.DELAYED:
+            self.delayed -= 1
+        elif state is State.IN_FLIGHT:
+            self._leave_flight(message)
+        self.store.remove(message)
+        message.state = State.GONE
+        message.generation += 1
+        message.receipt_handle = None
+        self.bytes -= message.size
+        message.record(moment, event, detail)
+        if self.groups is not None:
+            self.groups.settle(message)
+
+    # -- operations (caller holds the lock and has called apply_due) --------------------------
+
+    def enqueue(self, message: Message, delay: float, now: float) -> None:
+        message.sequence = next(self._sequence)
+        if self.settings.fifo:
+            message.sequence_number = str(_FIRST_SEQUENCE_NUMBER + message.sequence)
+        self.store.add(message)
+        self.bytes += message.size
+        heapq.heappush(self._expiry, (message.enqueued_at, message.sequence, message))
+        if delay > 0:
+            message.state = State.DELAYED
+            message.visible_at = now + delay
+            self.delayed += 1
+            heapq.heappush(
+                self._delayed,
+                (message.visible_at, message.sequence, message.generation, message),
+            )
+            if self.groups is not None:
+                self.groups.add(message)
+        else:
+            message.state = State.VISIBLE
+            message.visible_at = now
+            self.visible += 1
+            if self.groups is not None:
+                self.groups.add(message)
+            else:
+                heapq.heappush(self._ready, (now, message.sequence, message.generation, message))
+
+    def find_duplicate(self, group_id: str | None, dedup_id: str, now: float) -> Message | None:
+        scope = group_id if self.settings.dedup_scope == "messageGroup" else None
+        entry = self._dedup.get((scope, dedup_id))
+        return entry[0] if entry is not None and entry[1] > now else None
+
+    def remember_dedup(self, message: Message, now: float) -> None:
+        assert message.dedup_id is not None
+        scope = message.group_id if self.settings.dedup_scope == "messageGroup" else None
+        key = (scope, message.dedup_id)
+        self._dedup[key] = (message, now + DEDUP_WINDOW)
+        heapq.heappush(self._dedup_expiry, (now + DEDUP_WINDOW, key))
+
+    def take(
+        self, max_messages: int, visibility_timeout: float, now: float, *, may_move: bool
+    ) -> tuple[list[Delivery], list[Message]]:
+        """Receive up to `max_messages`. Returns (deliveries, messages to dead-letter).
+
+        A message whose next receive would exceed maxReceiveCount is removed and returned in
+        the second list instead of being delivered (the broker moves it outside this lock).
+        """
+        limit = self.settings.max_in_flight
+        if limit is not None and self.in_flight >= limit:
+            raise QueueOverLimit(self.name, limit)
+        redrive = self.settings.redrive if may_move else None
+        deliveries: list[Delivery] = []
+        moved: list[Message] = []
+        if self.groups is None:
+            ready = self._ready
+            while ready and len(deliveries) < max_messages:
+                _, _, generation, message = heapq.heappop(ready)
+                self.work += 1
+                if generation != message.generation or message.state is not State.VISIBLE:
+                    continue
+                if redrive is not None and message.receive_count >= redrive.max_receive_count:
+                    self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
+                    moved.append(message)
+                    continue
+                deliveries.append(self._deliver(message, visibility_timeout, now))
+            return deliveries, moved
+        while len(deliveries) < max_messages:
+            group = self.groups.pop_available()
+            if group is None:
+                break
+            for message in list(group.messages):
+                self.work += 1
+                if message.state is State.GONE:
+                    continue
+                if message.state is not State.VISIBLE or len(deliveries) >= max_messages:
+                    break
+                if redrive is not None and message.receive_count >= redrive.max_receive_count:
+                    self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
+                    moved.append(message)
+                    continue
+                deliveries.append(self._deliver(message, visibility_timeout, now))
+                group.in_flight += 1
+                if self.settings.one_message_per_group:
+                    break
+            self.groups.settle_group(group)
+        return deliveries, moved
+
+    def _deliver(self, message: Message, visibility_timeout: float, now: float) -> Delivery:
+        handle = new_handle(self.uid, message.message_id)
+        message.state = State.IN_FLIGHT
+        message.generation += 1
+        message.receive_count += 1
+        if message.first_received_at is None:
+            message.first_received_at = now
+        message.receipt_handle = handle
+        message.received_at = now
+        message.visible_at = now + visibility_timeout
+        self.visible -= 1
+        self.in_flight += 1
+        self.store.by_handle[handle] = message
+        heapq.heappush(
+            self._in_flight, (message.visible_at, message.sequence, message.generation, message)
+        )
+        message.record(now, Event.RECEIVED, f"#{message.receive_count} handle …{handle[-8:]}")
+        return Delivery(message, handle, message.receive_count, message.first_received_at)
+
+    def lookup_in_flight(self, handle: str) -> Message:
+        message = self.store.by_handle.get(handle)
+        if message is not None:
+            return message
+        decoded = decode_handle(handle)
+        if decoded is None or decoded[0] != self.uid:
+            raise MalformedReceiptHandle(handle)
+        raise StaleReceiptHandle(handle, message_exists=decoded[1] in self.store.by_id)
+
+    def delete(self, handle: str, now: float) -> Message:
+        message = self.lookup_in_flight(handle)
+        self._remove(message, Event.DELETED, now)
+        return message
+
+    def change_visibility(self, handle: str, timeout: float, now: float) -> Message:
+        message = self.lookup_in_flight(handle)
+        if now + timeout - message.received_at > MAX_VISIBILITY:
+            raise VisibilityLimitExceeded(handle)
+        message.record(now, Event.VISIBILITY_CHANGED, f"{timeout:g}s")
+        if timeout <= 0:
+            self._leave_flight(message)
+            self._make_visible(message, Event.VISIBLE_AGAIN, now)
+            return message
+        message.generation += 1
+        message.visible_at = now + timeout
+        heapq.heappush(
+            self._in_flight, (message.visible_at, message.sequence, message.generation, message)
+        )
+        return message
+
+    def purge(self, now: float) -> list[Message]:
+        removed = [m for m in self.store if m.state is not State.GONE]
+        for message in removed:
+            self._remove(message, Event.PURGED, now)
+        self._ready.clear()
+        self._delayed.clear()
+        self._in_flight.clear()
+        self._expiry.clear()
+        if self.groups is not None:
+            self.groups.clear()
+        self.last_purge_at = now
+        return removed
+
+    def live_messages(self) -> Iterator[Message]:
+        return iter(self.store)
+
+    def find(self, message_id: str) -> Message | None:
+        return self.store.by_id.get(message_id)

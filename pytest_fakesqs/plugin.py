@@ -1,0 +1,49 @@
+"""pytest glue: the `fakesqs` fixture and marker. Hooks and fixtures only; FakeSQS does the work."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from ._fake import FakeSQS, new_fake
+from ._options import Options, make_options
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "fakesqs(**options): activate the fake SQS for this test with these options "
+        f"({', '.join(Options.names())}).",
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # The marker alone turns the fake on, as time-machine's does.
+    for item in items:
+        if (
+            isinstance(item, pytest.Function)
+            and item.get_closest_marker("fakesqs") is not None
+            and "fakesqs" not in item.fixturenames
+        ):
+            item.fixturenames.insert(0, "fakesqs")
+
+
+def _marker_options(request: pytest.FixtureRequest) -> Options:
+    merged: dict[str, object] = {}
+    # iter_markers yields the closest first: apply farthest first so the closest wins.
+    for marker in reversed(list(request.node.iter_markers("fakesqs"))):
+        if marker.args:
+            raise TypeError("@pytest.mark.fakesqs takes keyword options only")
+        merged.update(marker.kwargs)
+    return make_options(**merged)
+
+
+@pytest.fixture
+def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
+    """A fresh fake SQS (engine + virtual clock) serving every SQS call made during the test."""
+    fake = new_fake(_marker_options(request)).start()
+    try:
+        yield fake
+    finally:
+        fake.stop()

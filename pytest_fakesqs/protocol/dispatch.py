@@ -1,0 +1,111 @@
+"""From wire to api and back: pick the codec, build the request context, render the answer."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..api import RequestContext, SqsError, SqsService
+from ..api.errors import Err
+from . import json10
+from .base import DecodedRequest, WireRequest, WireResponse
+
+_CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
+
+
+@dataclass(slots=True)
+class CallRecord:
+    """One SQS call as the fake answered it (for `FakeSQS.calls()` and failure reports)."""
+
+    action: str
+    params: dict[str, Any]
+    protocol: str
+    at: float  # on the fake's clock
+    result: dict[str, Any] | None = None
+    error: SqsError | None = None
+    injected: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def error_code(self) -> str | None:
+        return None if self.error is None else self.error.spec.query_code
+
+
+CallListener = Callable[[CallRecord], None]
+# A hook that may answer instead of the service (fault injection); returns None to pass.
+CallInterceptor = Callable[[DecodedRequest, RequestContext], SqsError | None]
+
+
+class WireHandler:
+    """Serves SQS requests in either wire protocol; shared by in-process and HTTP transports."""
+
+    def __init__(self, service: SqsService, *, region: str, account_id: str) -> None:
+        self.service = service
+        self.region = region
+        self.account_id = account_id
+        self.listeners: list[CallListener] = []
+        self.interceptors: list[CallInterceptor] = []
+
+    def context(self, request: WireRequest, protocol: str) -> RequestContext:
+        match = _CREDENTIAL.search(request.headers.get("authorization", ""))
+        region = match.group(2) if match else self.region
+        access_key = match.group(1) if match else None
+        parts = urlsplit(request.url)
+        base_url = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
+        return RequestContext(
+            region=region,
+            account_id=self.account_id,
+            base_url=base_url,
+            protocol="query" if protocol == "query" else "json",
+            access_key=access_key,
+        )
+
+    def handle(self, request: WireRequest) -> WireResponse:
+        if json10.is_json_request(request):
+            return self._serve(request, "json")
+        return self._serve(request, "query")
+
+    def _serve(self, request: WireRequest, protocol: str) -> WireResponse:
+        codec: Any = json10 if protocol == "json" else _query_codec()
+        ctx = self.context(request, protocol)
+        record: CallRecord | None = None
+        try:
+            decoded = codec.decode(request)
+            record = CallRecord(
+                decoded.action, decoded.params, protocol, self.service.broker.clock.now()
+            )
+            for interceptor in self.interceptors:
+                injected = interceptor(decoded, ctx)
+                if injected is not None:
+                    record.injected = True
+                    raise injected
+            result = self.service.call(decoded.action, decoded.params, ctx)
+            record.result = result
+            response = codec.encode_result(decoded.action, result)
+        except SqsError as error:
+            if record is not None:
+                record.error = error
+            response = codec.encode_error(error)
+        except Exception as exc:  # never let a bug escape into the client as a crash
+            internal = SqsError(Err.InternalError, f"We encountered an internal error: {exc!r}")
+            if record is not None:
+                record.error = internal
+            response = codec.encode_error(internal)
+        if record is not None:
+            for listener in self.listeners:
+                listener(record)
+        answer: WireResponse = response
+        return answer
+
+
+def _query_codec() -> Any:
+    try:
+        from . import query  # type: ignore[attr-defined]
+    except ImportError:  # pragma: no cover - the query codec is optional while it is built
+        raise SqsError(
+            Err.InvalidAction, "The query protocol is not supported by this endpoint."
+        ) from None
+    return query

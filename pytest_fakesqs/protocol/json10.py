@@ -1,0 +1,63 @@
+"""AWS JSON 1.0, as current botocore speaks it to SQS (`X-Amz-Target: AmazonSQS.<Action>`)."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any
+
+from ..api.errors import Err, SqsError
+from .base import DecodedRequest, WireRequest, WireResponse
+
+CONTENT_TYPE = "application/x-amz-json-1.0"
+TARGET_PREFIX = "AmazonSQS."
+ERROR_NAMESPACE = "com.amazonaws.sqs#"
+
+
+def is_json_request(request: WireRequest) -> bool:
+    target = request.headers.get("x-amz-target", "")
+    return target.startswith(TARGET_PREFIX) or request.headers.get("content-type", "").startswith(
+        CONTENT_TYPE
+    )
+
+
+def decode(request: WireRequest) -> DecodedRequest:
+    target = request.headers.get("x-amz-target", "")
+    if not target.startswith(TARGET_PREFIX) or len(target) == len(TARGET_PREFIX):
+        raise SqsError(Err.UnknownOperation, f"Unknown operation {target!r}.")
+    action = target[len(TARGET_PREFIX) :]
+    body = request.body or b"{}"
+    try:
+        params = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise SqsError(
+            Err.SerializationException, "Start of structure or map found where not expected."
+        ) from None
+    if not isinstance(params, dict):
+        raise SqsError(
+            Err.SerializationException, "Start of structure or map found where not expected."
+        )
+    return DecodedRequest(action, params)
+
+
+def _headers(request_id: str) -> dict[str, str]:
+    return {
+        "content-type": CONTENT_TYPE,
+        "x-amzn-requestid": request_id,
+    }
+
+
+def encode_result(action: str, result: dict[str, Any]) -> WireResponse:
+    request_id = str(uuid.uuid4())
+    body = json.dumps(result, separators=(",", ":")).encode()
+    return WireResponse(200, _headers(request_id), body)
+
+
+def encode_error(error: SqsError, *, query_error_header: bool = True) -> WireResponse:
+    request_id = str(uuid.uuid4())
+    spec = error.spec
+    headers = _headers(request_id)
+    if query_error_header:
+        headers["x-amzn-query-error"] = f"{spec.query_code};{spec.fault}"
+    body = json.dumps({"__type": ERROR_NAMESPACE + spec.shape, "message": error.message})
+    return WireResponse(spec.status, headers, body.encode())

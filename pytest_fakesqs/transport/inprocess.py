@@ -1,0 +1,110 @@
+"""In-process transport: botocore's HTTP-send step is patched so SQS requests never leave.
+
+Patching `Endpoint._send` (the class, so clients made before activation are caught too) rather
+than adding one more `before-send` handler means every handler the client itself registered
+(tracing, X-Ray headers, moto...) has run before the fake sees the request.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+from botocore.awsrequest import AWSPreparedRequest, AWSResponse
+from botocore.compat import HTTPHeaders
+from botocore.endpoint import Endpoint
+
+from ..protocol import WireHandler, WireRequest, WireResponse
+
+_lock = threading.Lock()
+_active: list[WireHandler] = []  # innermost activation last; only it serves
+_original_send: Any = None
+
+
+class _RawBody:
+    """The minimum of urllib3's response that botocore reads."""
+
+    def __init__(self, body: bytes) -> None:
+        self._body = body
+
+    def stream(self, *_args: Any, **_kwargs: Any) -> Iterator[bytes]:
+        yield self._body
+
+    def read(self, *_args: Any, **_kwargs: Any) -> bytes:
+        return self._body
+
+
+def body_bytes(body: Any) -> bytes:
+    if body is None:
+        return b""
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    if isinstance(body, bytearray):
+        return bytes(body)
+    if hasattr(body, "read"):
+        data = body.read()
+        if hasattr(body, "seek"):
+            body.seek(0)
+        return data if isinstance(data, bytes) else str(data).encode("utf-8")
+    return bytes(body)
+
+
+def to_wire_request(request: AWSPreparedRequest) -> WireRequest:
+    headers = {str(k).lower(): _header_text(v) for k, v in request.headers.items()}
+    return WireRequest(
+        request.method or "POST", request.url or "", headers, body_bytes(request.body)
+    )
+
+
+def _header_text(value: Any) -> str:
+    return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+
+
+def to_aws_response(url: str, response: WireResponse) -> AWSResponse:
+    return AWSResponse(
+        url, response.status, _http_headers(response.headers), _RawBody(response.body)
+    )
+
+
+def _http_headers(headers: dict[str, str]) -> HTTPHeaders:
+    result = HTTPHeaders()
+    for name, value in headers.items():
+        result[name] = value
+    return result
+
+
+def is_sqs(endpoint: Endpoint) -> bool:
+    return getattr(endpoint, "_endpoint_prefix", None) == "sqs"
+
+
+def current_handler() -> WireHandler | None:
+    return _active[-1] if _active else None
+
+
+def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
+    handler = current_handler()
+    if handler is None or not is_sqs(self):
+        return _original_send(self, request)
+    return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
+
+
+def activate(handler: WireHandler) -> None:
+    global _original_send
+    with _lock:
+        if not _active:
+            _original_send = Endpoint._send  # type: ignore[attr-defined]
+            Endpoint._send = _send  # type: ignore[attr-defined]
+        _active.append(handler)
+
+
+def deactivate(handler: WireHandler) -> None:
+    global _original_send
+    with _lock:
+        if handler in _active:
+            _active.remove(handler)
+        if not _active and _original_send is not None:
+            Endpoint._send = _original_send  # type: ignore[attr-defined]
+            _original_send = None

@@ -1,0 +1,53 @@
+from __future__ import annotations
+
+import threading
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from pytest_fakesqs.engine import Clock
+
+
+def test_frozen_clock_stands_still_until_moved() -> None:
+    clock = Clock(start="2030-05-01T12:00:00Z")
+    assert clock.now_datetime() == datetime(2030, 5, 1, 12, tzinfo=UTC)
+    assert clock.now() == clock.now()
+    clock.advance(timedelta(minutes=2))
+    clock.advance(1.5)
+    assert clock.now_datetime() == datetime(2030, 5, 1, 12, 2, 1, 500000, tzinfo=UTC)
+
+
+def test_time_cannot_go_backwards() -> None:
+    clock = Clock()
+    with pytest.raises(ValueError, match="time can't go backwards"):
+        clock.advance(-1)
+    with pytest.raises(ValueError, match="time can't go backwards"):
+        clock.advance_to(clock.now() - 1)
+
+
+def test_unknown_mode_and_bad_start_are_refused() -> None:
+    with pytest.raises(ValueError, match="clock must be one of"):
+        Clock("sundial")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="ISO-8601"):
+        Clock(start="next tuesday")
+    with pytest.raises(TypeError):
+        Clock().advance("5")  # type: ignore[arg-type]
+
+
+def test_frozen_wait_jumps_to_the_earlier_of_deadline_and_next_event() -> None:
+    clock = Clock()
+    condition = threading.Condition()
+    start = clock.now()
+    with condition:
+        assert clock.wait(condition, start + 20, start + 7)
+    assert clock.now() == start + 7
+    with condition:
+        assert clock.wait(condition, start + 20, None)
+    assert clock.now() == start + 20
+
+
+def test_real_clock_advance_shifts_it_forward() -> None:
+    clock = Clock("real")
+    before = clock.now()
+    clock.advance(3600)
+    assert clock.now() - before >= 3600
