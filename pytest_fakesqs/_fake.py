@@ -10,6 +10,7 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from . import transport
+from ._faults import FaultInjector
 from ._options import Options, make_options
 from ._views import QueueView
 from .api import RequestContext, SqsError, SqsService
@@ -36,6 +37,13 @@ class FakeSQS:
         self.service = SqsService(self.broker, flavor=options.flavor)  # type: ignore[arg-type]
         self.handler = WireHandler(
             self.service, region=options.region, account_id=options.account_id
+        )
+        self._faults = FaultInjector(
+            self,
+            seed=options.seed,
+            duplicate_delivery=options.duplicate_delivery,
+            standard_order=options.standard_order,
+            empty_receives=options.empty_receives,
         )
         self._active = False
         self._env_set: list[str] = []
@@ -121,6 +129,33 @@ class FakeSQS:
     def queue(self, name_or_url: str) -> QueueView:
         """A read-only view of a queue, by name or URL."""
         return QueueView(self, self._find(name_or_url))
+
+    # -- fault injection -----------------------------------------------------------------------
+
+    @property
+    def seed(self) -> int:
+        """The seed of every random choice this fake makes; reuse it to reproduce a run."""
+        return self._faults.seed
+
+    def fail_next(
+        self,
+        action: str,
+        code: str = "RequestThrottled",
+        *,
+        times: int = 1,
+        queue: str | None = None,
+    ) -> None:
+        """Make the next `times` calls of `action` (on `queue`, if given) fail with AWS's `code`.
+
+        The error goes out in its exact wire shape and status, so the client's own retry logic
+        runs: botocore retries throttling and 5xx errors; on a frozen clock its back-off
+        advances the fake's clock instead of sleeping.
+        """
+        self._faults.fail_next(action, code, times, queue)
+
+    def duplicate_next(self, queue: str, times: int = 1) -> None:
+        """Deliver the next `times` messages received from a standard `queue` once more later."""
+        self._faults.duplicate_next(queue, times)
 
     def queue_url(self, queue: Queue) -> str:
         return self.service.queue_url(self.context(), queue)

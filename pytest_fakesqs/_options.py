@@ -23,6 +23,10 @@ class Options:
     autojump_threshold: float = DEFAULT_AUTOJUMP_THRESHOLD
     assert_dlq_empty: bool = False
     assert_no_client_errors: bool = False
+    duplicate_delivery: float = 0.0
+    standard_order: str = "fifo"
+    empty_receives: float = 0.0
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         if self.clock not in CLOCK_MODES:
@@ -38,6 +42,18 @@ class Options:
             raise ValueError(f"account_id must be 12 digits; got {self.account_id!r}")
         if not isinstance(self.queues, dict):
             raise TypeError(f"queues must be a dict of name -> attributes; got {self.queues!r}")
+        for name in ("duplicate_delivery", "empty_receives"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+                raise ValueError(f"{name} must be a probability between 0 and 1; got {value!r}")
+        if self.standard_order not in ("fifo", "shuffled"):
+            raise ValueError(
+                f"standard_order must be 'fifo' or 'shuffled'; got {self.standard_order!r}"
+            )
+        if self.seed is not None and (
+            isinstance(self.seed, bool) or not isinstance(self.seed, int)
+        ):
+            raise TypeError(f"seed must be an integer; got {self.seed!r}")
         if self.autojump_threshold < 0:
             raise ValueError("autojump_threshold must be >= 0 seconds")
 

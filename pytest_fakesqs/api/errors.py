@@ -48,7 +48,15 @@ class Err(enum.Enum):
     InvalidIdFormat = ErrorSpec("InvalidIdFormat", "InvalidIdFormat")
     InvalidAddress = ErrorSpec("InvalidAddress", "InvalidAddress")
     InvalidSecurity = ErrorSpec("InvalidSecurity", "InvalidSecurity")
-    RequestThrottled = ErrorSpec("RequestThrottled", "RequestThrottled")
+    # botocore's SQS retry policy expects RequestThrottled with HTTP 403.
+    RequestThrottled = ErrorSpec("RequestThrottled", "RequestThrottled", 403)
+    KmsAccessDenied = ErrorSpec("KmsAccessDenied", "KMS.AccessDeniedException")
+    KmsDisabled = ErrorSpec("KmsDisabled", "KMS.DisabledException")
+    KmsInvalidKeyUsage = ErrorSpec("KmsInvalidKeyUsage", "KMS.InvalidKeyUsageException")
+    KmsInvalidState = ErrorSpec("KmsInvalidState", "KMS.InvalidStateException")
+    KmsNotFound = ErrorSpec("KmsNotFound", "KMS.NotFoundException")
+    KmsOptInRequired = ErrorSpec("KmsOptInRequired", "KMS.OptInRequired")
+    KmsThrottled = ErrorSpec("KmsThrottled", "KMS.ThrottlingException")
     ResourceNotFoundException = ErrorSpec(
         "ResourceNotFoundException", "ResourceNotFoundException", 404
     )
@@ -71,6 +79,7 @@ class Err(enum.Enum):
     ServiceUnavailable = ErrorSpec(
         "ServiceUnavailable", "ServiceUnavailable", 503, "Receiver", modelled=False
     )
+    ThrottlingException = ErrorSpec("ThrottlingException", "ThrottlingException", modelled=False)
 
     @property
     def spec(self) -> ErrorSpec:

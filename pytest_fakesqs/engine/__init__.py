@@ -11,6 +11,7 @@ from .errors import (
     StaleReceiptHandle,
     VisibilityLimitExceeded,
 )
+from .faults import FaultPlan, StandardOrder
 from .message import Event, HistoryEntry, Message, State
 from .queue import Delivery, Queue, SendResult
 from .settings import DEDUP_WINDOW, MAX_VISIBILITY, QueueKey, QueueSettings, RedriveTarget
@@ -25,6 +26,7 @@ __all__ = [
     "Delivery",
     "EngineError",
     "Event",
+    "FaultPlan",
     "HistoryEntry",
     "MalformedReceiptHandle",
     "Message",
@@ -38,6 +40,7 @@ __all__ = [
     "RedriveTarget",
     "SendResult",
     "StaleReceiptHandle",
+    "StandardOrder",
     "State",
     "VisibilityLimitExceeded",
 ]

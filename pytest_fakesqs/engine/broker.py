@@ -10,6 +10,7 @@ from typing import Any
 
 from .clock import Clock
 from .errors import QueueAlreadyExists, QueueNotFound
+from .faults import FaultPlan
 from .message import Event, Message, State
 from .queue import Delivery, Queue, SendResult
 from .settings import QueueKey, QueueSettings
@@ -39,6 +40,13 @@ class Broker:
         self._queues: dict[QueueKey, Queue] = {}
         self._deleted_at: dict[QueueKey, float] = {}
         self.dead_letter_listeners: list[DeadLetterListener] = []
+        self.faults: FaultPlan | None = None
+
+    def set_faults(self, plan: FaultPlan | None) -> None:
+        """Turn injected misbehaviour on (or off, with None) for every queue, old and new."""
+        self.faults = plan
+        for queue in self.queues():
+            queue.faults = plan
 
     # -- registry ------------------------------------------------------------------------------
 
@@ -47,6 +55,7 @@ class Broker:
             if key in self._queues:
                 raise QueueAlreadyExists(key[2])
             queue = Queue(key, settings, self.clock)
+            queue.faults = self.faults
             self._queues[key] = queue
             self._deleted_at.pop(key, None)
             return queue
@@ -122,6 +131,11 @@ class Broker:
             else (visibility_timeout)
         )
         deadline = self.clock.now() + wait_seconds
+        faults = self.faults
+        if wait_seconds <= 0 and faults is not None and faults.empty():
+            # SQS short polls sample a subset of servers, so an empty answer is allowed.
+            faults.notify("empty_receive", queue.name, None, "injected: short poll came back empty")
+            return []
         while True:
             dead_letter_queue = self._dead_letter_queue(queue)
             with queue.lock:

@@ -29,6 +29,7 @@ class Event(enum.Enum):
     PURGED = "purged"
     QUEUE_DELETED = "queue deleted"
     DUPLICATED = "duplicated"
+    INJECTED_ERROR = "injected error"
 
 
 # (moment, event, detail): detail is a short human string, e.g. the receipt handle's tail.
@@ -42,11 +43,13 @@ class Message:
         "attributes",
         "body",
         "dedup_id",
+        "duplicated",
         "enqueued_at",
         "first_received_at",
         "generation",
         "group_id",
         "history",
+        "key",
         "message_id",
         "receipt_handle",
         "receive_count",
@@ -74,6 +77,8 @@ class Message:
         dedup_id: str | None = None,
     ) -> None:
         self.message_id = message_id
+        self.key = message_id  # storage identity; an injected duplicate gets its own
+        self.duplicated = False  # an injected second delivery exists (or this is it)
         self.body = body
         # Message attributes in the api layer's own form; the engine only stores them.
         self.attributes = attributes

@@ -19,6 +19,7 @@ from .errors import (
     StaleReceiptHandle,
     VisibilityLimitExceeded,
 )
+from .faults import FaultPlan
 from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
 from .message import Event, Message, State
@@ -74,6 +75,8 @@ class Queue:
         self.work = 0  # entries touched: lets tests prove cost does not grow with depth
         self.deleted = False
         self.last_purge_at: float | None = None
+        self.faults: FaultPlan | None = None  # injected misbehaviour, if the fake asked for any
+        self._duplicates = 0
 
     # -- lazy time-based transitions ---------------------------------------------------------
 
@@ -212,10 +215,18 @@ class Queue:
         deliveries: list[Delivery] = []
         moved: list[Message] = []
         if self.groups is None:
+            window = self._shuffled_window(max_messages)
             ready = self._ready
-            while ready and len(deliveries) < max_messages:
-                _, _, generation, message = heapq.heappop(ready)
-                self.work += 1
+            while len(deliveries) < max_messages:
+                if window is not None:
+                    if not window:
+                        break
+                    _, _, generation, message = window.pop()
+                else:
+                    if not ready:
+                        break
+                    _, _, generation, message = heapq.heappop(ready)
+                    self.work += 1
                 if generation != message.generation or message.state is not State.VISIBLE:
                     continue
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
@@ -223,6 +234,18 @@ class Queue:
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
+            for entry in window or ():
+                heapq.heappush(ready, entry)
+            if self.faults is not None:
+                for delivery in deliveries:
+                    # At most one extra copy per message: copies and duplicated ones are skipped.
+                    message = delivery.message
+                    if (
+                        message.key == message.message_id
+                        and not message.duplicated
+                        and self.faults.duplicate(self.key)
+                    ):
+                        self._enqueue_duplicate(message, now)
             return deliveries, moved
         while len(deliveries) < max_messages:
             group = self.groups.pop_available()
@@ -245,8 +268,49 @@ class Queue:
             self.groups.settle_group(group)
         return deliveries, moved
 
+    def _shuffled_window(self, max_messages: int) -> list[TimedEntry] | None:
+        """With standard_order="shuffled": up to 10x the batch of available entries, shuffled."""
+        if self.faults is None or self.faults.standard_order != "shuffled":
+            return None
+        window: list[TimedEntry] = []
+        ready = self._ready
+        while ready and len(window) < max_messages * 10:
+            entry = heapq.heappop(ready)
+            self.work += 1
+            if entry[2] == entry[3].generation and entry[3].state is State.VISIBLE:
+                window.append(entry)
+        self.faults.shuffle(window)  # type: ignore[arg-type]
+        return window
+
+    def _enqueue_duplicate(self, original: Message, now: float) -> None:
+        """At-least-once delivery: a second copy, same MessageId and body, delivered later."""
+        assert self.faults is not None
+        self._duplicates += 1
+        copy = Message(
+            original.message_id,
+            original.body,
+            sent_at=original.sent_at,
+            size=original.size,
+            attributes=original.attributes,
+            system=original.system,
+            group_id=original.group_id,
+            dedup_id=original.dedup_id,
+        )
+        copy.key = f"{original.message_id}#duplicate-{self._duplicates}"
+        copy.receive_count = original.receive_count
+        copy.first_received_at = original.first_received_at
+        copy.enqueued_at = original.enqueued_at
+        copy.history = list(original.history or ())
+        original.duplicated = True
+        copy.duplicated = True
+        detail = "injected: SQS will deliver this message once more"
+        original.record(now, Event.DUPLICATED, detail)
+        copy.record(now, Event.DUPLICATED, detail)
+        self.enqueue(copy, 0.0, now)
+        self.faults.notify("duplicate_delivery", self.name, original.message_id, detail)
+
     def _deliver(self, message: Message, visibility_timeout: float, now: float) -> Delivery:
-        handle = new_handle(self.uid, message.message_id)
+        handle = new_handle(self.uid, message.key)
         message.state = State.IN_FLIGHT
         message.generation += 1
         message.receive_count += 1

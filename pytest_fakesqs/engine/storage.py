@@ -17,7 +17,9 @@ class SlotStore:
     def __init__(self) -> None:
         self.slots: list[Message | None] = []
         self.dead = 0
-        self.by_id: dict[str, Message] = {}  # live messages only
+        self.by_id: dict[
+            str, Message
+        ] = {}  # live messages by key (the MessageId, or a duplicate's)
         self.by_handle: dict[str, Message] = {}  # in-flight messages only
         self.compactions = 0
 
@@ -27,12 +29,12 @@ class SlotStore:
     def add(self, message: Message) -> None:
         message.slot = len(self.slots)
         self.slots.append(message)
-        self.by_id[message.message_id] = message
+        self.by_id[message.key] = message
 
     def remove(self, message: Message) -> None:
         self.slots[message.slot] = None
         self.dead += 1
-        del self.by_id[message.message_id]
+        del self.by_id[message.key]
         if message.receipt_handle is not None:
             self.by_handle.pop(message.receipt_handle, None)
         live = len(self.by_id)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -48,6 +49,12 @@ class WireHandler:
         self.account_id = account_id
         self.listeners: list[CallListener] = []
         self.interceptors: list[CallInterceptor] = []
+        self._local = threading.local()
+
+    def current_call(self) -> CallRecord | None:
+        """The call being served on this thread, so engine-side faults can be attributed."""
+        record: CallRecord | None = getattr(self._local, "record", None)
+        return record
 
     def context(self, request: WireRequest, protocol: str) -> RequestContext:
         match = _CREDENTIAL.search(request.headers.get("authorization", ""))
@@ -77,6 +84,7 @@ class WireHandler:
             record = CallRecord(
                 decoded.action, decoded.params, protocol, self.service.broker.clock.now()
             )
+            self._local.record = record
             for interceptor in self.interceptors:
                 injected = interceptor(decoded, ctx)
                 if injected is not None:
@@ -94,6 +102,7 @@ class WireHandler:
             if record is not None:
                 record.error = internal
             response = codec.encode_error(internal)
+        self._local.record = None
         if record is not None:
             for listener in self.listeners:
                 listener(record)

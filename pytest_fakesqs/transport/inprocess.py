@@ -14,12 +14,14 @@ from typing import Any
 from botocore.awsrequest import AWSPreparedRequest, AWSResponse
 from botocore.compat import HTTPHeaders
 from botocore.endpoint import Endpoint
+from botocore.hooks import first_non_none_response
 
 from ..protocol import WireHandler, WireRequest, WireResponse
 
 _lock = threading.Lock()
 _active: list[WireHandler] = []  # innermost activation last; only it serves
 _original_send: Any = None
+_original_needs_retry: Any = None
 
 
 class _RawBody:
@@ -91,20 +93,56 @@ def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
     return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
 
 
+def _needs_retry(
+    self: Endpoint,
+    attempts: int,
+    operation_model: Any,
+    request_dict: Any,
+    response: Any = None,
+    caught_exception: Any = None,
+) -> bool:
+    """botocore's retry decision, but a virtual clock absorbs the back-off instead of sleeping."""
+    handler = current_handler()
+    clock = None if handler is None else handler.service.broker.clock
+    if clock is None or not clock.is_virtual or not is_sqs(self):
+        result: bool = _original_needs_retry(
+            self, attempts, operation_model, request_dict, response, caught_exception
+        )
+        return result
+    service_id = operation_model.service_model.service_id.hyphenize()
+    responses = self._event_emitter.emit(  # type: ignore[attr-defined]
+        f"needs-retry.{service_id}.{operation_model.name}",
+        response=response,
+        endpoint=self,
+        operation=operation_model,
+        attempts=attempts,
+        caught_exception=caught_exception,
+        request_dict=request_dict,
+    )
+    delay = first_non_none_response(responses)
+    if delay is None or delay is False:
+        return False
+    clock.advance(float(delay))
+    return True
+
+
 def activate(handler: WireHandler) -> None:
-    global _original_send
+    global _original_send, _original_needs_retry
     with _lock:
         if not _active:
             _original_send = Endpoint._send  # type: ignore[attr-defined]
+            _original_needs_retry = Endpoint._needs_retry  # type: ignore[attr-defined]
             Endpoint._send = _send  # type: ignore[attr-defined]
+            Endpoint._needs_retry = _needs_retry  # type: ignore[attr-defined]
         _active.append(handler)
 
 
 def deactivate(handler: WireHandler) -> None:
-    global _original_send
+    global _original_send, _original_needs_retry
     with _lock:
         if handler in _active:
             _active.remove(handler)
         if not _active and _original_send is not None:
             Endpoint._send = _original_send  # type: ignore[attr-defined]
-            _original_send = None
+            Endpoint._needs_retry = _original_needs_retry  # type: ignore[attr-defined]
+            _original_send = _original_needs_retry = None

@@ -1,0 +1,193 @@
+"""Tier 2: injected faults as the client sees them, including botocore's own retries."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from pytest_fakesqs import FakeSQS, fake_sqs
+from pytest_fakesqs.protocol import CallRecord
+
+from .conftest import make_client
+
+
+def record_calls(fakesqs: FakeSQS) -> list[CallRecord]:
+    calls: list[CallRecord] = []
+    fakesqs.handler.listeners.append(calls.append)
+    return calls
+
+
+def test_throttled_send_succeeds_within_the_retry_budget(
+    fakesqs: FakeSQS, sqs: Any, queue_url: str
+) -> None:
+    calls = record_calls(fakesqs)
+    before, started = fakesqs.now(), time.monotonic()
+    # Two failures fit any default budget (standard mode: 3 attempts; legacy: 5).
+    fakesqs.fail_next("SendMessage", "RequestThrottled", times=2)
+    sqs.send_message(QueueUrl=queue_url, MessageBody="eventually")
+    assert [c.error_code for c in calls] == ["RequestThrottled"] * 2 + [None]
+    assert [c.injected for c in calls] == [True, True, False]
+    assert fakesqs.queue("work").bodies() == ["eventually"]
+    assert fakesqs.now() > before  # the back-off moved the virtual clock...
+    assert time.monotonic() - started < 1.0  # ...instead of sleeping
+
+
+def test_throttled_send_beyond_the_retry_budget_raises(fakesqs: FakeSQS, queue_url: str) -> None:
+    sqs = make_client_with(Config(retries={"mode": "legacy", "max_attempts": 4}))
+    fakesqs.fail_next("SendMessage", times=6)  # 5 attempts in all, then it gives up
+    with pytest.raises(sqs.exceptions.RequestThrottled) as caught:
+        sqs.send_message(QueueUrl=queue_url, MessageBody="never")
+    assert caught.value.response["Error"]["Code"] == "RequestThrottled"
+    assert caught.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
+    assert caught.value.response["ResponseMetadata"]["RetryAttempts"] == 4
+    assert fakesqs.queue("work").bodies() == []
+    # The sixth failure is spent on the next call's first attempt; its retry succeeds.
+    sent = sqs.send_message(QueueUrl=queue_url, MessageBody="next")
+    assert sent["ResponseMetadata"]["RetryAttempts"] == 1
+    assert fakesqs.queue("work").bodies() == ["next"]
+
+
+def test_standard_retry_mode_budget(fakesqs: FakeSQS, queue_url: str) -> None:
+    sqs = make_client_with(Config(retries={"mode": "standard", "total_max_attempts": 3}))
+    fakesqs.fail_next("SendMessage", "InternalError", times=3)
+    with pytest.raises(ClientError) as caught:
+        sqs.send_message(QueueUrl=queue_url, MessageBody="x")
+    assert caught.value.response["ResponseMetadata"]["HTTPStatusCode"] == 500
+    assert caught.value.response["Error"]["Code"] == "InternalError"
+    fakesqs.fail_next("SendMessage", "ServiceUnavailable", times=2)
+    sqs.send_message(QueueUrl=queue_url, MessageBody="x")
+
+
+def make_client_with(config: Config) -> Any:
+    import boto3
+
+    return boto3.client(
+        "sqs",
+        region_name="us-east-1",
+        aws_access_key_id="a",
+        aws_secret_access_key="b",
+        config=config,
+    )
+
+
+def test_kms_throttling_has_its_exact_wire_shape(
+    fakesqs: FakeSQS, sqs: Any, queue_url: str
+) -> None:
+    fakesqs.fail_next("ReceiveMessage", "KMS.ThrottlingException", times=1)
+    with pytest.raises(sqs.exceptions.KmsThrottled) as caught:
+        sqs.receive_message(QueueUrl=queue_url)
+    error = caught.value.response["Error"]
+    assert error["Code"] == "KMS.ThrottlingException"
+    assert error["QueryErrorCode"] == "KmsThrottled"
+
+
+def test_over_limit_is_403_and_not_retried(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:
+    fakesqs.fail_next("ReceiveMessage", "OverLimit")
+    with pytest.raises(sqs.exceptions.OverLimit) as caught:
+        sqs.receive_message(QueueUrl=queue_url)
+    assert caught.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
+    assert caught.value.response["ResponseMetadata"]["RetryAttempts"] == 0
+
+
+def test_fail_next_targets_one_queue(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:
+    other = sqs.create_queue(QueueName="other")["QueueUrl"]
+    fakesqs.fail_next("DeleteMessage", "InvalidSecurity", queue="work")
+    sqs.send_message(QueueUrl=other, MessageBody="o")
+    sqs.send_message(QueueUrl=queue_url, MessageBody="w")
+    other_handle = sqs.receive_message(QueueUrl=other)["Messages"][0]["ReceiptHandle"]
+    sqs.delete_message(QueueUrl=other, ReceiptHandle=other_handle)
+    work = sqs.receive_message(QueueUrl=queue_url)["Messages"][0]
+    with pytest.raises(sqs.exceptions.InvalidSecurity):
+        sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=work["ReceiptHandle"])
+    history = fakesqs.queue("work").in_flight()
+    assert [m.body for m in history] == ["w"]
+    message = fakesqs.broker.get(fakesqs.key("work")).find(work["MessageId"])
+    assert message is not None
+    assert ("injected error", "InvalidSecurity") in [
+        (event.value, detail) for _, event, detail in message.timeline()
+    ]
+    sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=work["ReceiptHandle"])
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "error", "message"),
+    [
+        (("SendMesage",), {}, ValueError, "unknown SQS action 'SendMesage'; actions: "),
+        (("SendMessage", "Oops"), {}, ValueError, "cannot inject 'Oops'; injectable codes: "),
+        (("SendMessage",), {"times": 0}, ValueError, "times must be a positive integer; got 0"),
+        (("SendMessage",), {"queue": "nope"}, LookupError, "no queue named 'nope'"),
+    ],
+)
+def test_fail_next_refuses_misuse(
+    fakesqs: FakeSQS,
+    args: tuple[str, ...],
+    kwargs: dict[str, Any],
+    error: type[Exception],
+    message: str,
+) -> None:
+    with pytest.raises(error) as caught:
+        fakesqs.fail_next(*args, **kwargs)
+    assert str(caught.value).startswith(message)
+
+
+def test_duplicate_next_delivers_a_deleted_message_again(
+    fakesqs: FakeSQS, sqs: Any, queue_url: str
+) -> None:
+    calls = record_calls(fakesqs)
+    sqs.send_message(QueueUrl=queue_url, MessageBody="once")
+    fakesqs.duplicate_next("work")
+    first = sqs.receive_message(QueueUrl=queue_url)["Messages"][0]
+    assert calls[-1].injected
+    assert calls[-1].extra["faults"][0]["fault"] == "duplicate_delivery"
+    sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=first["ReceiptHandle"])
+    again = sqs.receive_message(QueueUrl=queue_url, AttributeNames=["ApproximateReceiveCount"])
+    duplicate = again["Messages"][0]
+    assert (duplicate["MessageId"], duplicate["Body"]) == (first["MessageId"], "once")
+    assert duplicate["Attributes"]["ApproximateReceiveCount"] == "2"
+    assert duplicate["ReceiptHandle"] != first["ReceiptHandle"]
+
+
+def test_duplicate_next_refuses_fifo_queues(fakesqs: FakeSQS, fifo_url: str) -> None:
+    with pytest.raises(
+        ValueError, match=r"work\.fifo is a FIFO queue: SQS delivers FIFO messages exactly once"
+    ):
+        fakesqs.duplicate_next("work.fifo")
+
+
+def deliveries(seed: int) -> list[tuple[str, str]]:
+    with fake_sqs(seed=seed, duplicate_delivery=0.5, standard_order="shuffled") as fake:
+        sqs = make_client()
+        url = fake.create_queue("seeded")
+        for index in range(20):
+            sqs.send_message(QueueUrl=url, MessageBody=f"m{index}")
+        seen: list[tuple[str, str]] = []
+        while messages := sqs.receive_message(
+            QueueUrl=url, MaxNumberOfMessages=10, AttributeNames=["ApproximateReceiveCount"]
+        ).get("Messages"):
+            for message in messages:
+                seen.append((message["Body"], message["Attributes"]["ApproximateReceiveCount"]))
+                sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        assert fake.seed == seed
+        return seen
+
+
+def test_the_same_seed_gives_the_same_deliveries() -> None:
+    first = deliveries(42)
+    assert first == deliveries(42)
+    assert first != deliveries(43)
+    assert len(first) > 20  # some messages were duplicated
+    assert {body for body, _ in first} == {f"m{i}" for i in range(20)}
+
+
+def test_empty_receives_option(sqs: Any) -> None:
+    with fake_sqs(empty_receives=1.0) as fake:
+        url = fake.create_queue("sampled")
+        sqs.send_message(QueueUrl=url, MessageBody="there")
+        assert "Messages" not in sqs.receive_message(QueueUrl=url)
+        assert (
+            sqs.receive_message(QueueUrl=url, WaitTimeSeconds=1)["Messages"][0]["Body"] == "there"
+        )
