@@ -36,7 +36,10 @@ class FakeSQS:
         self.broker = Broker(self.clock)
         self.service = SqsService(self.broker, flavor=options.flavor)  # type: ignore[arg-type]
         self.handler = WireHandler(
-            self.service, region=options.region, account_id=options.account_id
+            self.service,
+            region=options.region,
+            account_id=options.account_id,
+            ymq_json=options.ymq_json,
         )
         self._faults = FaultInjector(
             self,

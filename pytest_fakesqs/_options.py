@@ -7,9 +7,11 @@ from datetime import datetime
 from typing import Any
 
 from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
+from .api.limits import LIMITS
 from .engine.clock import CLOCK_MODES, DEFAULT_AUTOJUMP_THRESHOLD, to_epoch
 
 FLAVORS = ("aws", "ymq")
+YMQ_JSON_MODES = ("accept", "reject")
 
 
 @dataclass(kw_only=True)
@@ -27,12 +29,20 @@ class Options:
     standard_order: str = "fifo"
     empty_receives: float = 0.0
     seed: int | None = None
+    # flavor="ymq": serve AWS JSON with YDB-style errors ("accept") or answer 502 ("reject").
+    ymq_json: str = "accept"
 
     def __post_init__(self) -> None:
         if self.clock not in CLOCK_MODES:
             raise ValueError(f"clock must be one of {', '.join(CLOCK_MODES)}; got {self.clock!r}")
         if self.flavor not in FLAVORS:
             raise ValueError(f"flavor must be one of {', '.join(FLAVORS)}; got {self.flavor!r}")
+        if self.ymq_json not in YMQ_JSON_MODES:
+            raise ValueError(
+                f"ymq_json must be one of {', '.join(YMQ_JSON_MODES)}; got {self.ymq_json!r}"
+            )
+        if self.flavor == "ymq" and self.region == DEFAULT_REGION:
+            self.region = LIMITS["ymq"].default_region  # YMQ lives in ru-central1 only
         to_epoch(self.start)  # validates the form early, with a readable message
         if not isinstance(self.region, str) or not self.region:
             raise ValueError(f"region must be a non-empty string; got {self.region!r}")

@@ -66,6 +66,9 @@ class Err(enum.Enum):
     MissingParameter = ErrorSpec(
         "MissingRequiredParameterException", "MissingParameter", modelled=False
     )
+    # YMQ's own answers (YDB `error.cpp`): attribute and queue-creation checks, unknown actions.
+    ValidationError = ErrorSpec("ValidationError", "ValidationError", modelled=False)
+    MissingAction = ErrorSpec("MissingAction", "MissingAction", modelled=False)
     # Protocol-level errors: the request could not be understood at all.
     InvalidAction = ErrorSpec("InvalidAction", "InvalidAction", modelled=False)
     UnknownOperation = ErrorSpec(

@@ -110,8 +110,8 @@ def prepare(
                 )
             raise missing_parameter("MessageGroupId")
         if delay:
-            if service.limits.flavor == "ymq":
-                delay = None  # YMQ ignores a per-message delay on FIFO queues
+            if service.limits.fifo_message_delay_ignored:
+                delay = None  # YMQ: "does not apply", the queue's DelaySeconds is used
             else:
                 raise invalid_parameter(
                     "DelaySeconds",

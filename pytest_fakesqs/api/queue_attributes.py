@@ -65,7 +65,7 @@ def _rules(limits: Limits) -> dict[str, AttributeRule]:
             fifo_only_text=True,
         ),
     )
-    return {rule.name: rule for rule in rules}
+    return {rule.name: rule for rule in rules if rule.name not in limits.unsupported_attributes}
 
 
 RULES_BY_FLAVOR: dict[Limits, dict[str, AttributeRule]] = {}  # filled lazily per Limits
@@ -111,18 +111,22 @@ def validate(attributes: Mapping[str, Any], *, fifo: bool, limits: Limits) -> di
                 )
             raise SqsError(Err.InvalidAttributeName, f"Unknown Attribute {name}.")
         value = raw if isinstance(raw, str) else str(raw) if raw is not None else ""
-        clean[name] = _check_value(rule, value)
+        clean[name] = _check_value(rule, value, limits)
     return clean
 
 
-def _check_value(rule: AttributeRule, value: str) -> str:
+def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
     if rule.kind == "int":
+        # YMQ's text names the range: "... Valid values are from 0 to 43200 both inclusive."
+        text = f"Invalid value for the parameter {rule.name}."
+        if limits.flavor == "ymq":
+            text += f" Valid values are from {rule.low} to {rule.high} both inclusive."
         try:
             number = int(value.strip())
         except ValueError:
-            raise invalid_value(rule.name) from None
+            raise SqsError(Err.InvalidAttributeValue, text) from None
         if not rule.low <= number <= rule.high:
-            raise invalid_value(rule.name)
+            raise SqsError(Err.InvalidAttributeValue, text)
         return str(number)
     if rule.kind == "bool":
         if value.lower() not in ("true", "false"):
@@ -202,7 +206,7 @@ def settings_from(
         if attributes.get("DeduplicationScope") == "messageGroup"
         else "queue",
         max_in_flight=limits.fifo_in_flight if fifo else limits.standard_in_flight,
-        one_message_per_group=fifo and limits.flavor == "ymq",
+        one_message_per_group=fifo and limits.one_message_per_group,
     )
 
 

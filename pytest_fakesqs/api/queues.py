@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Queue, QueueAlreadyExists, QueueKey
 from . import queue_attributes as qa
+from . import ymq
 from .context import RequestContext
-from .errors import Err, SqsError, invalid_parameter, queue_does_not_exist
+from .errors import Err, SqsError, invalid_parameter
 from .params import get_int, get_map, get_str, get_str_list, require_str
 
 if TYPE_CHECKING:
@@ -42,31 +43,50 @@ def create_queue(
 ) -> dict[str, Any]:
     name = require_str(params, "QueueName")
     requested = get_map(params, "Attributes")
-    tags = get_map(params, "tags")
+    tags = get_map(params, "tags") or get_map(params, "Tags")
     fifo_value = str(requested.get("FifoQueue", "false")).lower()
     fifo = fifo_value == "true"
-    _check_name(name, fifo=fifo, max_length=service.limits.max_queue_name_length)
+    max_length = service.limits.max_queue_name_length
+    if service.flavor == "ymq":
+        ymq.check_queue_name(name, fifo=fifo, max_length=max_length)
+    else:
+        _check_name(name, fifo=fifo, max_length=max_length)
+    service.validate_tags(tags)
+    try:
+        return _create(service, name, requested, tags, fifo, ctx)
+    except SqsError as error:
+        # YMQ's schema step reports every attribute problem as ValidationError.
+        if (
+            service.flavor == "ymq"
+            and error.spec.query_code != Err.QueueDeletedRecently.spec.query_code
+        ):
+            raise ymq.creation_error(error) from None
+        raise
+
+
+def _create(
+    service: SqsService,
+    name: str,
+    requested: dict[str, Any],
+    tags: dict[str, Any],
+    fifo: bool,
+    ctx: RequestContext,
+) -> dict[str, Any]:
     attributes = qa.validate(requested, fifo=fifo, limits=service.limits)
     service.validate_fifo_settings(attributes)
-    service.validate_tags(tags)
     key: QueueKey = (ctx.region, ctx.account_id, name)
     existing = service.broker.find(key)
     if existing is not None:
-        current = service.current_attributes(existing)
-        for attribute, value in attributes.items():
-            if current.get(attribute, "") != value:
-                raise SqsError(
-                    Err.QueueNameExists,
-                    "A queue already exists with the same name and a different value for "
-                    f"attribute {attribute}",
-                )
+        _check_same(service, existing, attributes, tags)
         return {"QueueUrl": service.queue_url(ctx, existing)}
     deleted_at = service.broker.deleted_at(key)
     now = service.broker.clock.now()
     if deleted_at is not None and now - deleted_at < QUEUE_DELETED_WAIT:
         raise SqsError(
             Err.QueueDeletedRecently,
-            "You must wait 60 seconds after deleting a queue before you can create another "
+            "Cannot create queue: Queue was removed recently."
+            if service.flavor == "ymq"
+            else "You must wait 60 seconds after deleting a queue before you can create another "
             "with the same name.",
         )
     settings = service.settings_for(attributes, fifo=fifo, key=key)
@@ -81,14 +101,44 @@ def create_queue(
     return {"QueueUrl": service.queue_url(ctx, queue)}
 
 
+def _check_same(
+    service: SqsService, existing: Queue, attributes: dict[str, str], tags: dict[str, Any]
+) -> None:
+    """Creating an existing queue again succeeds only with the same attributes (YMQ: and tags)."""
+    current = service.current_attributes(existing)
+    for attribute, value in attributes.items():
+        if current.get(attribute, "") != value:
+            if service.flavor == "ymq":
+                raise SqsError(
+                    Err.ValidationError,
+                    "queue with specified name already exists and has different attributes.",
+                )
+            raise SqsError(
+                Err.QueueNameExists,
+                "A queue already exists with the same name and a different value for "
+                f"attribute {attribute}",
+            )
+    if (
+        service.flavor == "ymq"
+        and tags
+        and {str(k): str(v) for k, v in tags.items()} != existing.meta.get("tags", {})
+    ):
+        raise SqsError(
+            Err.ValidationError,
+            "queue with specified name already exists and has different attributes.",
+        )
+
+
 def get_queue_url(
     service: SqsService, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     name = require_str(params, "QueueName")
     owner = get_str(params, "QueueOwnerAWSAccountId") or ctx.account_id
+    if service.flavor == "ymq":
+        owner = ctx.account_id  # YMQ ignores QueueOwnerAWSAccountId
     queue = service.broker.find((ctx.region, owner, name))
     if queue is None:
-        raise queue_does_not_exist()
+        raise service.queue_does_not_exist()
     return {"QueueUrl": service.queue_url(ctx, queue)}
 
 
@@ -96,6 +146,8 @@ def list_queues(service: SqsService, params: dict[str, Any], ctx: RequestContext
     prefix = get_str(params, "QueueNamePrefix") or ""
     max_results = get_int(params, "MaxResults")
     token = get_str(params, "NextToken")
+    if not service.limits.list_queues_paginated:
+        max_results, token = None, None  # YMQ: no pagination, up to 1000 URLs
     if max_results is not None and not 1 <= max_results <= service.limits.max_list_queues:
         raise invalid_parameter(
             "MaxResults", max_results, "MaxResults must be an integer between 1 and 1000."

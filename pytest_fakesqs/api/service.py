@@ -6,9 +6,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
-from . import messages
+from . import messages, ymq
 from . import queue_attributes as qa
-from .addressing import AwsAddressing
+from .addressing import Addressing, AwsAddressing, YmqAddressing
 from .context import Flavor, RequestContext
 from .errors import Err, SqsError, invalid_parameter, queue_does_not_exist
 from .limits import LIMITS, Limits
@@ -26,10 +26,12 @@ class SqsService:
         self.broker = broker
         self.flavor: Flavor = flavor
         self.limits: Limits = LIMITS[flavor]
-        self.addressing = AwsAddressing()
+        self.addressing: Addressing = YmqAddressing(broker) if flavor == "ymq" else AwsAddressing()
         self.actions: dict[str, Handler] = dict(ACTIONS)
 
     def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+        if action in self.limits.absent_actions:
+            raise ymq.absent_action(action, ctx)
         handler = self.actions.get(action)
         if handler is None:
             raise SqsError(
@@ -48,8 +50,13 @@ class SqsService:
         key = self.addressing.key_from_url(ctx, url)
         queue = None if key is None else self.broker.find(key)
         if queue is None:
-            raise queue_does_not_exist()
+            raise self.queue_does_not_exist()
         return queue
+
+    def queue_does_not_exist(self) -> SqsError:
+        if self.flavor == "ymq":
+            return SqsError(Err.QueueDoesNotExist, ymq.NON_EXISTENT_QUEUE)
+        return queue_does_not_exist()
 
     def queue_url(self, ctx: RequestContext, queue: Queue) -> str:
         return self.addressing.queue_url(ctx, queue.key)
@@ -74,6 +81,8 @@ class SqsService:
     def settings_for(
         self, attributes: dict[str, str], *, fifo: bool, key: QueueKey
     ) -> QueueSettings:
+        if self.flavor == "ymq":
+            return self._ymq_settings_for(attributes, fifo=fifo, key=key)
         redrive = qa.parse_redrive_policy(
             attributes.get("RedrivePolicy", ""),
             self.addressing.key_from_arn,
@@ -94,6 +103,19 @@ class SqsService:
                 )
         return qa.settings_from(attributes, fifo=fifo, limits=self.limits, redrive=redrive)
 
+    def _ymq_settings_for(
+        self, attributes: dict[str, str], *, fifo: bool, key: QueueKey
+    ) -> QueueSettings:
+        redrive = ymq.parse_redrive_policy(
+            attributes.get("RedrivePolicy", ""),
+            self.addressing.key_from_arn,
+            self.limits.max_receive_count,
+        )
+        if redrive is not None:
+            exists = self.broker.find(redrive.dead_letter_queue) is not None
+            ymq.check_dead_letter_target(key, redrive, fifo=fifo, exists=exists)
+        return qa.settings_from(attributes, fifo=fifo, limits=self.limits, redrive=redrive)
+
     def validate_fifo_settings(self, attributes: dict[str, str]) -> None:
         if (
             attributes.get("FifoThroughputLimit") == "perMessageGroupId"
@@ -105,7 +127,11 @@ class SqsService:
                 "DeduplicationScope is messageGroup",
             )
 
-    def validate_tags(self, tags: dict[str, Any]) -> None:
+    def validate_tags(self, tags: dict[str, Any], current: dict[str, str] | None = None) -> None:
+        """Tags about to be added to a queue whose tags are `current`."""
+        if self.limits.tag_rules == "ymq":
+            ymq.validate_labels(tags, current or {}, self.limits.max_tags)
+            return
         if len(tags) > self.limits.max_tags:
             raise SqsError(
                 Err.InvalidParameterValue,

@@ -43,10 +43,14 @@ CallInterceptor = Callable[[DecodedRequest, RequestContext], SqsError | None]
 class WireHandler:
     """Serves SQS requests in either wire protocol; shared by in-process and HTTP transports."""
 
-    def __init__(self, service: SqsService, *, region: str, account_id: str) -> None:
+    def __init__(
+        self, service: SqsService, *, region: str, account_id: str, ymq_json: str = "accept"
+    ) -> None:
         self.service = service
         self.region = region
         self.account_id = account_id
+        # YMQ flavor only: "accept" JSON with YDB-style errors, or "reject" it with HTTP 502.
+        self.ymq_json = ymq_json
         self.listeners: list[CallListener] = []
         self.interceptors: list[CallInterceptor] = []
         self._local = threading.local()
@@ -72,11 +76,16 @@ class WireHandler:
 
     def handle(self, request: WireRequest) -> WireResponse:
         if json10.is_json_request(request):
+            if self.service.flavor == "ymq" and self.ymq_json == "reject":
+                return json10.bad_gateway()
             return self._serve(request, "json")
         return self._serve(request, "query")
 
     def _serve(self, request: WireRequest, protocol: str) -> WireResponse:
         codec: Any = json10 if protocol == "json" else _query_codec()
+        encode_error: Any = codec.encode_error
+        if protocol == "json" and self.service.flavor == "ymq":
+            encode_error = json10.encode_ydb_error
         ctx = self.context(request, protocol)
         record: CallRecord | None = None
         try:
@@ -96,12 +105,12 @@ class WireHandler:
         except SqsError as error:
             if record is not None:
                 record.error = error
-            response = codec.encode_error(error)
+            response = encode_error(error)
         except Exception as exc:  # never let a bug escape into the client as a crash
             internal = SqsError(Err.InternalError, f"We encountered an internal error: {exc!r}")
             if record is not None:
                 record.error = internal
-            response = codec.encode_error(internal)
+            response = encode_error(internal)
         self._local.record = None
         if record is not None:
             for listener in self.listeners:

@@ -12,6 +12,7 @@ from .base import DecodedRequest, WireRequest, WireResponse
 CONTENT_TYPE = "application/x-amz-json-1.0"
 TARGET_PREFIX = "AmazonSQS."
 ERROR_NAMESPACE = "com.amazonaws.sqs#"
+YDB_CONTENT_TYPE = "application/x-amz-json-1.1"  # what YDB's http_proxy labels its answers
 
 
 def is_json_request(request: WireRequest) -> bool:
@@ -61,3 +62,23 @@ def encode_error(error: SqsError, *, query_error_header: bool = True) -> WireRes
         headers["x-amzn-query-error"] = f"{spec.query_code};{spec.fault}"
     body = json.dumps({"__type": ERROR_NAMESPACE + spec.shape, "message": error.message})
     return WireResponse(spec.status, headers, body.encode())
+
+
+def encode_ydb_error(error: SqsError) -> WireResponse:
+    """YDB's JSON front-end for YMQ: `__type` is the query code, no `x-amzn-query-error`.
+
+    botocore therefore raises a generic ClientError whose Code is that query code
+    (e.g. `AWS.SimpleQueueService.NonExistentQueue`), not the modelled exception class.
+    """
+    headers = {"content-type": YDB_CONTENT_TYPE, "x-amzn-requestid": str(uuid.uuid4())}
+    body = json.dumps({"__type": error.spec.query_code, "message": error.message})
+    return WireResponse(error.spec.status, headers, body.encode())
+
+
+def bad_gateway() -> WireResponse:
+    """What the public YMQ endpoint answered to JSON requests before it spoke JSON."""
+    body = (
+        "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n"
+        "<center><h1>502 Bad Gateway</h1></center>\r\n</body>\r\n</html>\r\n"
+    )
+    return WireResponse(502, {"content-type": "text/html"}, body.encode())

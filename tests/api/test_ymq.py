@@ -1,0 +1,307 @@
+"""Tier 2: the `ymq` flavor through boto3 (AWS JSON 1.0, answered as YDB's JSON front-end does)."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import boto3
+import pytest
+from botocore.config import Config
+from botocore.exceptions import ClientError
+
+from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.api.limits import LIMITS
+
+from .conftest import make_client
+
+YMQ = "https://message-queue.api.cloud.yandex.net"
+URL = re.compile(
+    r"^https://message-queue\.api\.cloud\.yandex\.net/b1g[0-9a-v]{17}/dj6[0-9a-v]{17}/"
+)
+
+pytestmark = pytest.mark.fakesqs(flavor="ymq")
+
+
+@pytest.fixture
+def ymq() -> Any:
+    return make_client("ru-central1", YMQ)
+
+
+def error_of(excinfo: pytest.ExceptionInfo[ClientError]) -> tuple[type, str, str, int]:
+    response: Any = excinfo.value.response
+    return (
+        type(excinfo.value),
+        response["Error"]["Code"],
+        response["Error"]["Message"],
+        response["ResponseMetadata"]["HTTPStatusCode"],
+    )
+
+
+def test_queue_url_and_arn_have_ymq_shape(ymq: Any) -> None:
+    url = ymq.create_queue(QueueName="sample-queue")["QueueUrl"]
+    assert URL.match(url) and url.endswith("/sample-queue")
+    arn = ymq.get_queue_attributes(QueueUrl=url, AttributeNames=["QueueArn"])["Attributes"]
+    assert re.fullmatch(r"yrn:yc:ymq:ru-central1:b1g[0-9a-v]{17}:sample-queue", arn["QueueArn"])
+
+
+def test_urls_are_built_on_the_clients_endpoint_host(fakesqs: FakeSQS) -> None:
+    client = make_client("ru-central1", "http://localhost:9324")
+    url = client.create_queue(QueueName="local")["QueueUrl"]
+    assert re.fullmatch(r"http://localhost:9324/b1g[0-9a-v]{17}/dj6[0-9a-v]{17}/local", url)
+
+
+def test_a_recreated_queue_gets_a_new_url_and_the_old_one_is_gone(
+    fakesqs: FakeSQS, ymq: Any
+) -> None:
+    old = ymq.create_queue(QueueName="jobs")["QueueUrl"]
+    ymq.delete_queue(QueueUrl=old)
+    fakesqs.advance(61)
+    new = ymq.create_queue(QueueName="jobs")["QueueUrl"]
+    assert new != old and new.rsplit("/", 2)[0] == old.rsplit("/", 2)[0]
+    with pytest.raises(ClientError) as excinfo:
+        ymq.send_message(QueueUrl=old, MessageBody="lost")
+    assert error_of(excinfo) == (
+        ClientError,
+        "AWS.SimpleQueueService.NonExistentQueue",
+        "The specified queue doesn't exist.",
+        400,
+    )
+
+
+def test_errors_are_ydb_style_without_the_query_error_header(ymq: Any) -> None:
+    with pytest.raises(ClientError) as excinfo:
+        ymq.get_queue_url(QueueName="missing")
+    # No x-amzn-query-error: botocore cannot map a modelled class, so a plain ClientError.
+    assert type(excinfo.value) is ClientError
+    assert "x-amzn-query-error" not in excinfo.value.response["ResponseMetadata"]["HTTPHeaders"]
+    assert error_of(excinfo)[1:] == (
+        "AWS.SimpleQueueService.NonExistentQueue",
+        "The specified queue doesn't exist.",
+        400,
+    )
+
+
+def test_default_region_is_ru_central1(fakesqs: FakeSQS) -> None:
+    url = fakesqs.create_queue("made-by-the-test")
+    assert fakesqs.options.region == "ru-central1"
+    assert fakesqs.queue(url).arn.startswith("yrn:yc:ymq:ru-central1:")
+
+
+ABSENT_CALLS: dict[str, dict[str, Any]] = {
+    "AddPermission": {
+        "QueueUrl": "q",
+        "Label": "l",
+        "AWSAccountIds": ["123456789012"],
+        "Actions": ["SendMessage"],
+    },
+    "RemovePermission": {"QueueUrl": "q", "Label": "l"},
+    "StartMessageMoveTask": {"SourceArn": "yrn:yc:ymq:ru-central1:f:dlq"},
+    "CancelMessageMoveTask": {"TaskHandle": "h"},
+    "ListMessageMoveTasks": {"SourceArn": "yrn:yc:ymq:ru-central1:f:dlq"},
+}
+
+
+@pytest.mark.parametrize("action", LIMITS["ymq"].absent_actions)
+def test_actions_ymq_lacks_are_unknown_methods(ymq: Any, action: str) -> None:
+    with pytest.raises(ClientError) as excinfo:
+        ymq._make_api_call(action, ABSENT_CALLS[action])
+    assert error_of(excinfo) == (
+        ClientError,
+        "InvalidAction",
+        f'Unknown method name "{action}"',
+        400,
+    )
+
+
+@pytest.mark.fakesqs(ymq_json="reject")
+def test_json_can_be_refused_with_502_as_the_public_endpoint_did(ymq: Any) -> None:
+    client = boto3.client(
+        "sqs",
+        region_name="ru-central1",
+        endpoint_url=YMQ,
+        aws_access_key_id="k",
+        aws_secret_access_key="s",
+        config=Config(retries={"total_max_attempts": 1}),  # botocore retries 502 with backoff
+    )
+    with pytest.raises(ClientError) as excinfo:
+        client.list_queues()
+    assert str(excinfo.value) == (
+        "An error occurred (502) when calling the ListQueues operation "
+        "(reached max retries: 0): Bad Gateway"
+    )
+
+
+def test_fifo_receive_returns_at_most_one_message_per_group(ymq: Any) -> None:
+    url = ymq.create_queue(
+        QueueName="rooms.fifo",
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )["QueueUrl"]
+    for group, body in [("a", "a1"), ("a", "a2"), ("b", "b1"), ("b", "b2"), ("c", "c1")]:
+        ymq.send_message(QueueUrl=url, MessageBody=body, MessageGroupId=group)
+    first = ymq.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
+    assert sorted(m["Body"] for m in first) == ["a1", "b1", "c1"]
+
+
+def test_fifo_per_message_delay_is_ignored(fakesqs: FakeSQS, ymq: Any) -> None:
+    url = ymq.create_queue(
+        QueueName="delays.fifo",
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )["QueueUrl"]
+    ymq.send_message(QueueUrl=url, MessageBody="now", MessageGroupId="g", DelaySeconds=60)
+    assert [m.state for m in fakesqs.queue(url).messages()] == ["visible"]
+
+
+def test_redrive_policy_accepts_a_yrn_and_moves_the_poison_message(
+    fakesqs: FakeSQS, ymq: Any
+) -> None:
+    dlq = ymq.create_queue(QueueName="dead")["QueueUrl"]
+    dlq_arn = ymq.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
+    policy = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": 1})
+    url = ymq.create_queue(
+        QueueName="work", Attributes={"RedrivePolicy": policy, "VisibilityTimeout": "5"}
+    )["QueueUrl"]
+    ymq.send_message(QueueUrl=url, MessageBody="poison")
+    ymq.receive_message(QueueUrl=url)
+    fakesqs.advance(5)
+    assert "Messages" not in ymq.receive_message(QueueUrl=url)
+    moved = ymq.receive_message(QueueUrl=dlq, MessageSystemAttributeNames=["All"])["Messages"]
+    assert moved[0]["Body"] == "poison"
+    assert moved[0]["Attributes"]["DeadLetterQueueSourceArn"] == dlq_arn.replace(":dead", ":work")
+
+
+@pytest.mark.parametrize(
+    ("policy", "code", "message"),
+    [
+        (
+            {
+                "deadLetterTargetArn": "arn:aws:sqs:us-east-1:123456789012:dead",
+                "maxReceiveCount": 3,
+            },
+            "ValidationError",
+            "Cannot create queue: Invalid deadLetterTargetArn.",
+        ),
+        (
+            {"deadLetterTargetArn": "yrn:yc:ymq:ru-central1:f:dead", "maxReceiveCount": 1001},
+            "ValidationError",
+            "Cannot create queue: maxReceiveCount must be greater than 0 and less than 1001.",
+        ),
+        (
+            {"maxReceiveCount": 3},
+            "ValidationError",
+            "Cannot create queue: RedrivePolicy attribute is ill-constructed.",
+        ),
+    ],
+)
+def test_redrive_policy_errors_have_ydb_texts(
+    ymq: Any, policy: dict[str, Any], code: str, message: str
+) -> None:
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName="work", Attributes={"RedrivePolicy": json.dumps(policy)})
+    assert error_of(excinfo) == (ClientError, code, message, 400)
+
+
+def test_set_queue_attributes_reports_the_redrive_problem_itself(ymq: Any) -> None:
+    url = ymq.create_queue(QueueName="work")["QueueUrl"]
+    with pytest.raises(ClientError) as excinfo:
+        ymq.set_queue_attributes(QueueUrl=url, Attributes={"RedrivePolicy": "{}"})
+    assert error_of(excinfo)[1:] == (
+        "InvalidParameterValue",
+        "RedrivePolicy attribute is ill-constructed.",
+        400,
+    )
+
+
+@pytest.mark.parametrize(
+    ("attributes", "message"),
+    [
+        (
+            {"MaximumMessageSize": "262145"},
+            "Cannot create queue: Invalid value for the parameter MaximumMessageSize. "
+            "Valid values are from 1024 to 262144 both inclusive.",
+        ),
+        ({"KmsMasterKeyId": "key"}, "Cannot create queue: Unknown Attribute KmsMasterKeyId."),
+        ({"Policy": "{}"}, "Cannot create queue: Unknown Attribute Policy."),
+    ],
+)
+def test_unsupported_or_out_of_range_attributes_are_validation_errors(
+    ymq: Any, attributes: dict[str, str], message: str
+) -> None:
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName="work", Attributes=attributes)
+    assert error_of(excinfo) == (ClientError, "ValidationError", message, 400)
+
+
+def test_messages_are_limited_to_256_kib(ymq: Any) -> None:
+    url = ymq.create_queue(QueueName="work")["QueueUrl"]
+    ymq.send_message(QueueUrl=url, MessageBody="x" * 262_144)
+    with pytest.raises(ClientError) as excinfo:
+        ymq.send_message(QueueUrl=url, MessageBody="x" * 262_145)
+    assert error_of(excinfo)[1] == "InvalidParameterValue"
+
+
+def test_same_name_with_other_attributes_is_a_validation_error(ymq: Any) -> None:
+    ymq.create_queue(QueueName="work", Attributes={"VisibilityTimeout": "10"})
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName="work", Attributes={"VisibilityTimeout": "20"})
+    assert error_of(excinfo) == (
+        ClientError,
+        "ValidationError",
+        "Cannot create queue: queue with specified name already exists and has different "
+        "attributes.",
+        400,
+    )
+
+
+@pytest.mark.parametrize(
+    ("tags", "message"),
+    [
+        ({"Team": "chat"}, "Tag key must start with a lowercase letter (a-z)."),
+        (
+            {"team": "Chat"},
+            "Tag value can only consist of ASCII lowercase letters, digits, "
+            "dashes and underscores.",
+        ),
+        ({"team": ""}, "Tag value must not be empty."),
+        ({"t" * 64: "x"}, "Tag key must not be longer than 63 characters."),
+        ({f"k{i}": "v" for i in range(51)}, "Too many tags added for queue"),
+    ],
+)
+def test_labels_follow_yandex_cloud_rules(ymq: Any, tags: dict[str, str], message: str) -> None:
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName="work", tags=tags)
+    assert error_of(excinfo) == (ClientError, "InvalidParameterValue", message, 400)
+
+
+def test_list_queues_has_no_pagination(ymq: Any) -> None:
+    for name in ("a", "b", "c"):
+        ymq.create_queue(QueueName=name)
+    listed = ymq.list_queues(MaxResults=1)
+    assert [url.rsplit("/", 1)[1] for url in listed["QueueUrls"]] == ["a", "b", "c"]
+    assert "NextToken" not in listed
+
+
+def test_get_queue_url_ignores_the_owner_account(ymq: Any) -> None:
+    url = ymq.create_queue(QueueName="work")["QueueUrl"]
+    assert (
+        ymq.get_queue_url(QueueName="work", QueueOwnerAWSAccountId="999999999999")["QueueUrl"]
+        == url
+    )
+
+
+def test_fifo_in_flight_limit_is_20000_with_over_limit(fakesqs: FakeSQS) -> None:
+    fifo = fakesqs.queue(fakesqs.create_queue("limits.fifo", ContentBasedDeduplication=True))
+    standard = fakesqs.queue(fakesqs.create_queue("limits"))
+    assert fakesqs.broker.find(fakesqs.key(fifo.name)).settings.max_in_flight == 20_000  # type: ignore[union-attr]
+    assert fakesqs.broker.find(fakesqs.key(standard.name)).settings.max_in_flight == 120_000  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("mode", ["maybe", ""])
+def test_ymq_json_option_is_validated(mode: str) -> None:
+    from pytest_fakesqs._options import make_options
+
+    with pytest.raises(ValueError, match=f"ymq_json must be one of accept, reject; got {mode!r}"):
+        make_options(flavor="ymq", ymq_json=mode)
