@@ -8,9 +8,29 @@ import pytest
 
 from ._fake import FakeSQS, new_fake
 from ._options import Options, make_options
+from ._seeding import configure_seed, seed_for_test, session_seed
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("fakesqs", "fake Amazon SQS / Yandex Message Queue")
+    group.addoption(
+        "--fakesqs-seed",
+        dest="fakesqs_seed",
+        type=int,
+        default=None,
+        metavar="SEED",
+        help="seed for the fake's random choices (duplicates, shuffled order, empty receives); "
+        "printed in the report header so a run can be reproduced",
+    )
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    seed = session_seed(config)
+    return [f"fakesqs: seed={seed} (reproduce with --fakesqs-seed={seed})"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
+    configure_seed(config)
     config.addinivalue_line(
         "markers",
         "fakesqs(**options): activate the fake SQS for this test with these options "
@@ -42,7 +62,10 @@ def _marker_options(request: pytest.FixtureRequest) -> Options:
 @pytest.fixture
 def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     """A fresh fake SQS (engine + virtual clock) serving every SQS call made during the test."""
-    fake = new_fake(_marker_options(request)).start()
+    options = _marker_options(request)
+    if options.seed is None:
+        options.seed = seed_for_test(request.config, request.node.nodeid)
+    fake = new_fake(options).start()
     try:
         yield fake
     finally:
