@@ -2,6 +2,7 @@
 
 from ._fake import FakeSQS, fake_sqs
 from ._options import Options
+from ._server import FakeSQSServer
 from ._views import Backlog, MessageView, QueueView
 
-__all__ = ["Backlog", "FakeSQS", "MessageView", "Options", "QueueView", "fake_sqs"]
+__all__ = ["Backlog", "FakeSQS", "FakeSQSServer", "MessageView", "Options", "QueueView", "fake_sqs"]

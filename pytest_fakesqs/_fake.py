@@ -16,6 +16,7 @@ from ._views import QueueView
 from .api import RequestContext, SqsError, SqsService
 from .engine import Broker, Clock, Queue
 from .protocol import WireHandler
+from .protocol.sigv4 import SignatureVerifier
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PRIVATE = object()
@@ -48,16 +49,21 @@ class FakeSQS:
             standard_order=options.standard_order,
             empty_receives=options.empty_receives,
         )
+        if options.verify_signatures:
+            self.handler.authenticate = SignatureVerifier(options.credentials)
         self._active = False
         self._env_set: list[str] = []
 
     # -- lifecycle -----------------------------------------------------------------------------
 
-    def start(self) -> FakeSQS:
+    def start(self, *, in_process: bool = True) -> FakeSQS:
+        """Declare the configured queues and, unless `in_process=False` (a fake served only over
+        HTTP), serve this process's botocore clients."""
         if not self._active:
-            transport.activate(self.handler)
+            if in_process:
+                transport.activate(self.handler)
+                self._provide_credentials()
             self._active = True
-            self._provide_credentials()
             self._declare_queues()
         return self
 

@@ -31,6 +31,8 @@ class Options:
     seed: int | None = None
     # flavor="ymq": serve AWS JSON with YDB-style errors ("accept") or answer 502 ("reject").
     ymq_json: str = "accept"
+    verify_signatures: bool = False
+    credentials: dict[str, str] = field(default_factory=dict)  # access key id -> secret key
 
     def __post_init__(self) -> None:
         if self.clock not in CLOCK_MODES:
@@ -66,6 +68,17 @@ class Options:
             raise TypeError(f"seed must be an integer; got {self.seed!r}")
         if self.autojump_threshold < 0:
             raise ValueError("autojump_threshold must be >= 0 seconds")
+        if not isinstance(self.credentials, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in self.credentials.items()
+        ):
+            raise TypeError(
+                f"credentials must be a dict of access key id -> secret key; got {self.credentials!r}"
+            )
+        if self.verify_signatures and not self.credentials:
+            raise ValueError(
+                "verify_signatures needs credentials={access_key_id: secret_access_key} "
+                "to check signatures against"
+            )
 
     @classmethod
     def names(cls) -> list[str]:

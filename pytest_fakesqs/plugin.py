@@ -9,6 +9,7 @@ import pytest
 from ._fake import FakeSQS, new_fake
 from ._options import Options, make_options
 from ._seeding import configure_seed, seed_for_test, session_seed
+from ._server import FakeSQSServer
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,5 +69,31 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     fake = new_fake(options).start()
     try:
         yield fake
+    finally:
+        fake.stop()
+
+
+@pytest.fixture
+def fakesqs_server(fakesqs: FakeSQS) -> Iterator[FakeSQSServer]:
+    """The test's `fakesqs`, also served over HTTP: `.endpoint_url` on a free 127.0.0.1 port."""
+    with FakeSQSServer(fakesqs) as server:
+        yield server
+
+
+@pytest.fixture(scope="session")
+def fakesqs_session_options() -> dict[str, object]:
+    """Options of the session-wide server's fake; override this fixture to change them."""
+    return {}
+
+
+@pytest.fixture(scope="session")
+def fakesqs_session_server(
+    fakesqs_session_options: dict[str, object],
+) -> Iterator[FakeSQSServer]:
+    """One HTTP-only fake SQS for the whole session (its own FakeSQS, at `.fake`)."""
+    fake = new_fake(make_options(**fakesqs_session_options)).start(in_process=False)
+    try:
+        with FakeSQSServer(fake) as server:
+            yield server
     finally:
         fake.stop()

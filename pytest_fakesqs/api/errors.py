@@ -78,6 +78,19 @@ class Err(enum.Enum):
         "SerializationException", "SerializationException", modelled=False
     )
     AccessDenied = ErrorSpec("AccessDeniedException", "AccessDenied", 403, modelled=False)
+    # Authentication (SigV4), checked only when signature verification is on.
+    InvalidClientTokenId = ErrorSpec(
+        "InvalidClientTokenId", "InvalidClientTokenId", 403, modelled=False
+    )
+    SignatureDoesNotMatch = ErrorSpec(
+        "SignatureDoesNotMatch", "SignatureDoesNotMatch", 403, modelled=False
+    )
+    MissingAuthenticationToken = ErrorSpec(
+        "MissingAuthenticationToken", "MissingAuthenticationToken", 403, modelled=False
+    )
+    IncompleteSignature = ErrorSpec(
+        "IncompleteSignature", "IncompleteSignature", 400, modelled=False
+    )
     InternalError = ErrorSpec("InternalError", "InternalError", 500, "Receiver", modelled=False)
     ServiceUnavailable = ErrorSpec(
         "ServiceUnavailable", "ServiceUnavailable", 503, "Receiver", modelled=False

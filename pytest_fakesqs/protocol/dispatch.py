@@ -54,6 +54,8 @@ class WireHandler:
         self.listeners: list[CallListener] = []
         self.interceptors: list[CallInterceptor] = []
         self._local = threading.local()
+        # Checks who sent a request (SigV4 verification); raises SqsError to refuse it.
+        self.authenticate: Callable[[WireRequest], None] | None = None
 
     def current_call(self) -> CallRecord | None:
         """The call being served on this thread, so engine-side faults can be attributed."""
@@ -94,6 +96,8 @@ class WireHandler:
                 decoded.action, decoded.params, protocol, self.service.broker.clock.now()
             )
             self._local.record = record
+            if self.authenticate is not None:
+                self.authenticate(request)
             for interceptor in self.interceptors:
                 injected = interceptor(decoded, ctx)
                 if injected is not None:

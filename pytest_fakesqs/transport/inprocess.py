@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 from botocore.awsrequest import AWSPreparedRequest, AWSResponse
 from botocore.compat import HTTPHeaders
@@ -22,6 +23,10 @@ _lock = threading.Lock()
 _active: list[WireHandler] = []  # innermost activation last; only it serves
 _original_send: Any = None
 _original_needs_retry: Any = None
+# Ports of this process's fake HTTP servers: requests addressed to one go over real HTTP, so a
+# session-wide server is never answered by a test's in-process fake.
+_served_ports: set[int] = set()
+_LOOPBACK = ("127.0.0.1", "localhost", "::1")
 
 
 class _RawBody:
@@ -86,9 +91,30 @@ def current_handler() -> WireHandler | None:
     return _active[-1] if _active else None
 
 
+def pass_through(port: int) -> None:
+    """Let requests to this local port reach the HTTP server listening there."""
+    with _lock:
+        _served_ports.add(port)
+
+
+def stop_passing_through(port: int) -> None:
+    with _lock:
+        _served_ports.discard(port)
+
+
+def _addressed_to_local_server(url: str) -> bool:
+    if not _served_ports:
+        return False
+    try:
+        parts = urlsplit(url)
+        return parts.port in _served_ports and parts.hostname in _LOOPBACK
+    except ValueError:
+        return False
+
+
 def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
     handler = current_handler()
-    if handler is None or not is_sqs(self):
+    if handler is None or not is_sqs(self) or _addressed_to_local_server(request.url or ""):
         return _original_send(self, request)
     return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
 

@@ -1,0 +1,9 @@
+"""`python -m pytest_fakesqs serve`: see `_cli.py`."""
+
+from __future__ import annotations
+
+import sys
+
+from ._cli import main
+
+sys.exit(main())

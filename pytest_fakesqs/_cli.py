@@ -1,0 +1,142 @@
+"""`python -m pytest_fakesqs serve` / `fakesqs serve`: the fake as a standalone SQS endpoint."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import signal
+import sys
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from ._fake import FakeSQS, new_fake
+from ._options import FLAVORS, make_options
+from ._server import FakeSQSServer
+from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
+
+DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="fakesqs", description="A fake Amazon SQS / Yandex Message Queue endpoint."
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    serve = commands.add_parser("serve", help="serve SQS over HTTP until Ctrl+C or SIGTERM")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_PORT,
+        help=f"0 picks a free port (default {DEFAULT_PORT})",
+    )
+    serve.add_argument("--region", default=DEFAULT_REGION, help="for unsigned requests")
+    serve.add_argument("--account-id", default=DEFAULT_ACCOUNT_ID, help="12 digits")
+    serve.add_argument("--flavor", choices=FLAVORS, default="aws", help="aws or ymq limits")
+    serve.add_argument(
+        "--queues",
+        metavar="FILE",
+        help='JSON declaring queues, e.g. {"orders": {"VisibilityTimeout": "30"}}',
+    )
+    serve.add_argument(
+        "--clock",
+        choices=("real", "frozen"),
+        default="real",
+        help="real: wall clock, long polls wait (default); frozen: time stands still",
+    )
+    serve.add_argument("--log-requests", action="store_true", help="one line per request")
+    serve.add_argument(
+        "--verify-signatures",
+        action="store_true",
+        help="refuse requests not signed (SigV4) with a --credential",
+    )
+    serve.add_argument(
+        "--credential",
+        action="append",
+        default=[],
+        metavar="ACCESS_KEY:SECRET_KEY",
+        help="a key pair accepted by --verify-signatures (repeatable)",
+    )
+    return parser
+
+
+def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> FakeSQS:
+    credentials: dict[str, str] = {}
+    for pair in args.credential:
+        access_key, sep, secret_key = pair.partition(":")
+        if not sep or not access_key or not secret_key:
+            parser.error(f"--credential must be ACCESS_KEY:SECRET_KEY; got {pair!r}")
+        credentials[access_key] = secret_key
+    try:
+        options = make_options(
+            clock=args.clock,
+            region=args.region,
+            account_id=args.account_id,
+            flavor=args.flavor,
+            queues=load_queues(args.queues) if args.queues else {},
+            verify_signatures=args.verify_signatures,
+            credentials=credentials,
+        )
+        return new_fake(options).start(in_process=False)
+    except (OSError, TypeError, ValueError) as error:
+        parser.error(str(error))
+
+
+def load_queues(path: str) -> dict[str, dict[str, Any]]:
+    with open(path, encoding="utf-8") as file:
+        try:
+            queues = json.load(file)
+        except ValueError as error:
+            raise ValueError(f"{path}: not valid JSON ({error})") from None
+    if not isinstance(queues, dict) or not all(isinstance(v, dict) for v in queues.values()):
+        raise ValueError(f'{path}: expected {{"queue-name": {{attributes}}, ...}}')
+    return queues
+
+
+def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    fake = make_fake(args, parser)
+    log = _print if args.log_requests else None
+    try:
+        server = FakeSQSServer(fake, host=args.host, port=args.port, request_log=log)
+    except OSError as error:
+        parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
+    stopping = threading.Event()
+
+    def request_stop(signum: int, _frame: object) -> None:
+        stopping.set()
+
+    signal.signal(signal.SIGINT, request_stop)
+    signal.signal(signal.SIGTERM, request_stop)
+    with server:
+        options = fake.options
+        _print(
+            f"fakesqs: serving SQS at {server.endpoint_url} (region {options.region}, account "
+            f"{options.account_id}, flavor {options.flavor}, clock {options.clock}); "
+            "Ctrl+C stops"
+        )
+        for queue in sorted(fake.broker.queues(), key=lambda q: q.name):
+            _print(
+                f"fakesqs: queue {queue.name}: {server.endpoint_url}/{queue.key[1]}/{queue.name}"
+            )
+        while not stopping.wait(0.5):  # a bounded wait keeps signals prompt everywhere
+            pass
+    _print(f"fakesqs: stopped after {server.requests_served} requests")
+    fake.stop()
+    return 0
+
+
+def _print(line: str) -> None:
+    print(line, flush=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        return serve(args, parser)
+    parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""A `FakeSQS` served over real HTTP on 127.0.0.1, for clients in other processes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ._fake import FakeSQS
+from .transport.http import RequestLog, SqsHttpServer
+
+FAKE_ACCESS_KEY = "fakesqs-testing"
+FAKE_SECRET_KEY = "fakesqs-testing"
+
+
+class FakeSQSServer:
+    """A running HTTP endpoint for one `FakeSQS` (the `fakesqs_server` fixture's value).
+
+    `endpoint_url` is what another process configures; `fake` is the same FakeSQS the test
+    holds, so its clock and assertions cover those clients too.
+    """
+
+    def __init__(
+        self,
+        fake: FakeSQS,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        request_log: RequestLog | None = None,
+    ) -> None:
+        self.fake = fake
+        self.http = SqsHttpServer(fake.handler, host=host, port=port, request_log=request_log)
+
+    @property
+    def endpoint_url(self) -> str:
+        return self.http.endpoint_url
+
+    @property
+    def port(self) -> int:
+        return self.http.port
+
+    @property
+    def requests_served(self) -> int:
+        """How many HTTP requests this server answered (in-process calls are not counted)."""
+        return self.http.requests_served
+
+    def start(self) -> FakeSQSServer:
+        self.http.start()
+        return self
+
+    def stop(self) -> None:
+        self.http.stop()
+
+    def __enter__(self) -> FakeSQSServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+    def credentials(self) -> tuple[str, str]:
+        """An access key pair this server accepts (the first configured one when verifying)."""
+        configured = self.fake.options.credentials
+        if configured:
+            return next(iter(configured.items()))
+        return FAKE_ACCESS_KEY, FAKE_SECRET_KEY
+
+    def env(self) -> dict[str, str]:
+        """Environment for a subprocess whose SDK should talk to this server and nothing else."""
+        access_key, secret_key = self.credentials()
+        return {
+            "AWS_ACCESS_KEY_ID": access_key,
+            "AWS_SECRET_ACCESS_KEY": secret_key,
+            "AWS_DEFAULT_REGION": self.fake.options.region,
+            "AWS_REGION": self.fake.options.region,
+            "AWS_ENDPOINT_URL_SQS": self.endpoint_url,
+            "AWS_EC2_METADATA_DISABLED": "true",  # never look for instance credentials
+        }
+
+    def client(self, **kwargs: Any) -> Any:
+        """A boto3 SQS client for this endpoint (it goes over HTTP, even in this process)."""
+        import boto3
+
+        access_key, secret_key = self.credentials()
+        options: dict[str, Any] = {
+            "region_name": self.fake.options.region,
+            "endpoint_url": self.endpoint_url,
+            "aws_access_key_id": access_key,
+            "aws_secret_access_key": secret_key,
+            **kwargs,
+        }
+        return boto3.client("sqs", **options)
+
+    def __repr__(self) -> str:
+        return f"<FakeSQSServer {self.endpoint_url} requests={self.requests_served}>"
