@@ -3,6 +3,17 @@
 from ._fake import FakeSQS, fake_sqs
 from ._options import Options
 from ._server import FakeSQSServer
+from ._trigger import InvocationContext, TriggerReport
 from ._views import Backlog, MessageView, QueueView
 
-__all__ = ["Backlog", "FakeSQS", "FakeSQSServer", "MessageView", "Options", "QueueView", "fake_sqs"]
+__all__ = [
+    "Backlog",
+    "FakeSQS",
+    "FakeSQSServer",
+    "InvocationContext",
+    "MessageView",
+    "Options",
+    "QueueView",
+    "TriggerReport",
+    "fake_sqs",
+]

@@ -12,6 +12,7 @@ from typing import Any, TypeVar
 from . import transport
 from ._faults import FaultInjector
 from ._options import Options, make_options
+from ._trigger import Handler, Shape, TriggerDriver, TriggerReport
 from ._views import QueueView
 from .api import RequestContext, SqsError, SqsService
 from .engine import Broker, Clock, Queue
@@ -165,6 +166,38 @@ class FakeSQS:
     def duplicate_next(self, queue: str, times: int = 1) -> None:
         """Deliver the next `times` messages received from a standard `queue` once more later."""
         self._faults.duplicate_next(queue, times)
+
+    # -- triggers ------------------------------------------------------------------------------
+
+    def trigger(
+        self,
+        queue: str,
+        handler: Handler,
+        *,
+        shape: Shape = "lambda",
+        batch_size: int = 10,
+        batch_window: float = 0,
+        report_batch_item_failures: bool = False,
+        max_invocations: int | None = None,
+        idle_limit: float = 43_200.0,
+    ) -> TriggerReport:
+        """Drive `handler(event, context)` as Lambda's SQS event source (`shape="lambda"`) or a
+        Cloud Functions YMQ trigger (`shape="ymq"`) does, on this fake's clock.
+
+        Runs until the queue is drained, what is left stays invisible longer than `idle_limit`
+        seconds, or `max_invocations` is reached; returns what happened.
+        """
+        return TriggerDriver(
+            self,
+            self._find(queue),
+            handler,
+            shape=shape,
+            batch_size=batch_size,
+            batch_window=batch_window,
+            report_batch_item_failures=report_batch_item_failures,
+            max_invocations=max_invocations,
+            idle_limit=idle_limit,
+        ).run()
 
     def queue_url(self, queue: Queue) -> str:
         return self.service.queue_url(self.context(), queue)
