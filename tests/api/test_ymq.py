@@ -305,3 +305,20 @@ def test_ymq_json_option_is_validated(mode: str) -> None:
 
     with pytest.raises(ValueError, match=f"ymq_json must be one of accept, reject; got {mode!r}"):
         make_options(flavor="ymq", ymq_json=mode)
+
+
+def test_the_http_server_serves_the_ymq_flavor(fakesqs_server: Any) -> None:
+    client = make_client("ru-central1", fakesqs_server.endpoint_url)
+    url = client.create_queue(QueueName="over-http")["QueueUrl"]
+    assert re.fullmatch(
+        re.escape(fakesqs_server.endpoint_url) + r"/b1g[0-9a-v]{17}/dj6[0-9a-v]{17}/over-http", url
+    )
+    client.send_message(QueueUrl=url, MessageBody="hi")
+    assert client.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "hi"
+    with pytest.raises(ClientError) as excinfo:
+        client.get_queue_url(QueueName="missing")
+    assert error_of(excinfo)[1:] == (
+        "AWS.SimpleQueueService.NonExistentQueue",
+        "The specified queue doesn't exist.",
+        400,
+    )
