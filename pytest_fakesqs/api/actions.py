@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import batch, messages, queues
+from . import batch, dead_letter_sources, messages, move_tasks, permissions, queues, tags
 
 if TYPE_CHECKING:
     from .service import Handler
@@ -24,4 +24,13 @@ ACTIONS: dict[str, Handler] = {
     "DeleteMessageBatch": batch.delete_message_batch,
     "ChangeMessageVisibility": messages.change_message_visibility,
     "ChangeMessageVisibilityBatch": batch.change_message_visibility_batch,
+    "AddPermission": permissions.add_permission,
+    "RemovePermission": permissions.remove_permission,
+    "TagQueue": tags.tag_queue,
+    "UntagQueue": tags.untag_queue,
+    "ListQueueTags": tags.list_queue_tags,
+    "ListDeadLetterSourceQueues": dead_letter_sources.list_dead_letter_source_queues,
+    "StartMessageMoveTask": move_tasks.start_message_move_task,
+    "ListMessageMoveTasks": move_tasks.list_message_move_tasks,
+    "CancelMessageMoveTask": move_tasks.cancel_message_move_task,
 }

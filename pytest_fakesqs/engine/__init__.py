@@ -13,12 +13,22 @@ from .errors import (
 )
 from .faults import FaultPlan, StandardOrder
 from .message import Event, HistoryEntry, Message, State
+from .move_tasks import (
+    DEFAULT_RATE,
+    MoveFailure,
+    MoveStatus,
+    MoveTask,
+    MoveTaskRunner,
+    TaskAlreadyRunning,
+    TaskNotRunning,
+)
 from .queue import Delivery, Queue, SendResult
 from .settings import DEDUP_WINDOW, MAX_VISIBILITY, QueueKey, QueueSettings, RedriveTarget
 
 __all__ = [
     "CLOCK_MODES",
     "DEDUP_WINDOW",
+    "DEFAULT_RATE",
     "MAX_VISIBILITY",
     "Broker",
     "Clock",
@@ -30,6 +40,10 @@ __all__ = [
     "HistoryEntry",
     "MalformedReceiptHandle",
     "Message",
+    "MoveFailure",
+    "MoveStatus",
+    "MoveTask",
+    "MoveTaskRunner",
     "Outgoing",
     "Queue",
     "QueueAlreadyExists",
@@ -42,5 +56,7 @@ __all__ = [
     "StaleReceiptHandle",
     "StandardOrder",
     "State",
+    "TaskAlreadyRunning",
+    "TaskNotRunning",
     "VisibilityLimitExceeded",
 ]

@@ -12,6 +12,7 @@ from .clock import Clock
 from .errors import QueueAlreadyExists, QueueNotFound
 from .faults import FaultPlan
 from .message import Event, Message, State
+from .move_tasks import MoveTaskRunner
 from .queue import Delivery, Queue, SendResult
 from .settings import QueueKey, QueueSettings
 
@@ -41,6 +42,7 @@ class Broker:
         self._deleted_at: dict[QueueKey, float] = {}
         self.dead_letter_listeners: list[DeadLetterListener] = []
         self.faults: FaultPlan | None = None
+        self.move_tasks = MoveTaskRunner(self)
 
     def set_faults(self, plan: FaultPlan | None) -> None:
         """Turn injected misbehaviour on (or off, with None) for every queue, old and new."""
@@ -70,6 +72,7 @@ class Broker:
         return self._queues.get(key)
 
     def delete_queue(self, key: QueueKey) -> Queue:
+        self.move_tasks.catch_up(self.clock.now())  # moves due before the delete still happen
         with self._lock:
             queue = self._queues.pop(key, None)
             if queue is None:
@@ -93,6 +96,7 @@ class Broker:
     # -- messages ------------------------------------------------------------------------------
 
     def send(self, queue: Queue, outgoing: Outgoing) -> SendResult:
+        self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
@@ -137,7 +141,9 @@ class Broker:
             faults.notify("empty_receive", queue.name, None, "injected: short poll came back empty")
             return []
         while True:
+            self.move_tasks.catch_up(self.clock.now())
             dead_letter_queue = self._dead_letter_queue(queue)
+            next_move = self.move_tasks.next_move_at(into=queue.key)
             with queue.lock:
                 now = self.clock.now()
                 queue.apply_due(now)
@@ -149,7 +155,9 @@ class Broker:
                     and not moved
                     and not queue.deleted
                     and now < deadline
-                    and self.clock.wait(queue.condition, deadline, queue.next_event_at())
+                    and self.clock.wait(
+                        queue.condition, deadline, _earliest(queue.next_event_at(), next_move)
+                    )
                 )
             if moved and dead_letter_queue is not None:
                 self._dead_letter(queue, dead_letter_queue, moved)
@@ -172,8 +180,13 @@ class Broker:
         *,
         keep_enqueue_time: bool,
         event: Event = Event.ARRIVED_FROM,
+        dead_letter: bool = True,
     ) -> Message:
-        """Copy a removed message into `target`, keeping its id, body, count and history."""
+        """Copy a removed message into `target`, keeping its id, body and history.
+
+        A dead-letter move keeps the receive count and records the source; a redrive (a move
+        task, `dead_letter=False`) arrives as a fresh message: count 0, no dead-letter source.
+        """
         with target.lock:
             now = self.clock.now()
             target.apply_due(now)
@@ -187,26 +200,32 @@ class Broker:
                 group_id=message.group_id,
                 dedup_id=message.dedup_id,
             )
-            moved.system = {**(moved.system or {}), "dead_letter_source": source.key}
-            moved.receive_count = message.receive_count
-            moved.first_received_at = message.first_received_at
+            if dead_letter:
+                moved.system = {**(moved.system or {}), "dead_letter_source": source.key}
+                moved.receive_count = message.receive_count
+                moved.first_received_at = message.first_received_at
+            else:
+                (moved.system or {}).pop("dead_letter_source", None)
             moved.history = list(message.history or ())
             moved.record(now, event, source.name)
             if not keep_enqueue_time:
                 moved.enqueued_at = now
             target.enqueue(moved, 0.0, now)
             target.condition.notify_all()
-        for listener in self.dead_letter_listeners:
-            listener(source, target, moved)
+        if dead_letter:
+            for listener in self.dead_letter_listeners:
+                listener(source, target, moved)
         return moved
 
     def delete(self, queue: Queue, handle: str) -> Message:
+        self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
             return queue.delete(handle, now)
 
     def change_visibility(self, queue: Queue, handle: str, timeout: float) -> Message:
+        self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
@@ -216,6 +235,7 @@ class Broker:
             return message
 
     def purge(self, queue: Queue) -> list[Message]:
+        self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
@@ -223,6 +243,7 @@ class Broker:
 
     def refresh(self, queue: Queue) -> Queue:
         """Apply due transitions so counters are current; returns the queue for chaining."""
+        self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             queue.apply_due(self.clock.now())
         return queue
@@ -235,3 +256,8 @@ class Broker:
             for message in queue.live_messages():
                 by_state[message.state].append(message)
         return by_state
+
+
+def _earliest(*moments: float | None) -> float | None:
+    known = [moment for moment in moments if moment is not None]
+    return min(known) if known else None

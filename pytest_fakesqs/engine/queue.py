@@ -309,6 +309,27 @@ class Queue:
         self.enqueue(copy, 0.0, now)
         self.faults.notify("duplicate_delivery", self.name, original.message_id, detail)
 
+    def peek_visible(self) -> Message | None:
+        """The message a receive would hand out first, without receiving it (move tasks)."""
+        if self.groups is None:
+            ready = self._ready
+            while ready:
+                _, _, generation, message = ready[0]
+                if generation == message.generation and message.state is State.VISIBLE:
+                    return message
+                heapq.heappop(ready)  # a stale entry: drop it, as take() would
+                self.work += 1
+            return None
+        group = self.groups.pop_available()
+        if group is None:
+            return None
+        self.groups.offer(group)  # peeking must not take the group out of the ready-heap
+        return group.head()
+
+    def take_out(self, message: Message, event: Event, now: float, detail: str = "") -> None:
+        """Remove a live message that leaves for another queue (a move task's move)."""
+        self._remove(message, event, now, detail)
+
     def _deliver(self, message: Message, visibility_timeout: float, now: float) -> Delivery:
         handle = new_handle(self.uid, message.key)
         message.state = State.IN_FLIGHT

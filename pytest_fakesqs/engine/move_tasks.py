@@ -1,0 +1,202 @@
+"""Message move tasks (dead-letter redrive) at a rate on the clock: lazily, with no thread.
+
+Message k of a task (k = 0, 1, ...) moves at `started_at + k / rate`. Every broker operation
+first catches the tasks up to now, so the state a test observes always matches the clock.
+"""
+
+from __future__ import annotations
+
+import enum
+import threading
+import uuid
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .errors import EngineError
+from .message import Event, Message
+from .settings import QueueKey
+
+if TYPE_CHECKING:
+    from .broker import Broker
+    from .queue import Queue
+
+# AWS picks a rate itself when none is given ("the system will optimize the rate"); the fake
+# moves at the documented maximum, still on the clock, so tests advance time to see progress.
+DEFAULT_RATE = 500
+
+
+class MoveStatus(enum.Enum):
+    RUNNING = "RUNNING"
+    COMPLETED = "COMPLETED"
+    CANCELLING = "CANCELLING"
+    CANCELLED = "CANCELLED"
+    FAILED = "FAILED"
+
+
+class MoveFailure(enum.Enum):
+    """Why a task failed; the api layer turns it into AWS's FailureReason."""
+
+    QUEUE_MISSING = "queue missing"  # the source, destination or a message's origin is gone
+
+
+class TaskAlreadyRunning(EngineError):
+    def __init__(self, source: QueueKey) -> None:
+        super().__init__(f"a move task is already active for {source[2]!r}")
+        self.source = source
+
+
+class TaskNotRunning(EngineError):
+    def __init__(self, task_id: str) -> None:
+        super().__init__(f"move task {task_id!r} is not running")
+        self.task_id = task_id
+
+
+@dataclass(eq=False)
+class MoveTask:
+    task_id: str
+    source: QueueKey
+    destination: QueueKey | None  # None: each message back to the queue it was dead-lettered from
+    requested_rate: int | None  # MaxNumberOfMessagesPerSecond as given
+    started_at: float
+    to_move: int
+    moved: int = 0
+    status: MoveStatus = MoveStatus.RUNNING
+    failure: MoveFailure | None = None
+    cancel_requested_at: float | None = None
+    ended_at: float | None = None
+
+    @property
+    def rate(self) -> int:
+        return self.requested_rate or DEFAULT_RATE
+
+    @property
+    def active(self) -> bool:
+        return self.status in (MoveStatus.RUNNING, MoveStatus.CANCELLING)
+
+    def next_move_at(self) -> float | None:
+        if self.status is not MoveStatus.RUNNING:
+            return None
+        return self.started_at + self.moved / self.rate
+
+
+class MoveTaskRunner:
+    """All move tasks of one broker. Tasks are kept after they end, for ListMessageMoveTasks."""
+
+    def __init__(self, broker: Broker) -> None:
+        self._broker = broker
+        self._lock = threading.RLock()
+        self._tasks: dict[str, MoveTask] = {}
+        self._active: list[MoveTask] = []
+
+    def start(self, source: Queue, destination: QueueKey | None, rate: int | None) -> MoveTask:
+        with self._lock:
+            now = self._broker.clock.now()
+            self.catch_up(now)
+            if any(task.active and task.source == source.key for task in self._active):
+                raise TaskAlreadyRunning(source.key)
+            to_move = self._broker.refresh(source).visible
+            task = MoveTask(str(uuid.uuid4()), source.key, destination, rate, now, to_move)
+            self._tasks[task.task_id] = task
+            self._active.append(task)
+            self._run(task, now)
+            return task
+
+    def cancel(self, task_id: str) -> MoveTask:
+        """Stop moving at once; the task reads CANCELLING until the clock moves on."""
+        with self._lock:
+            now = self._broker.clock.now()
+            self.catch_up(now)
+            task = self._tasks[task_id]
+            if task.status is not MoveStatus.RUNNING:
+                raise TaskNotRunning(task_id)
+            task.status = MoveStatus.CANCELLING
+            task.cancel_requested_at = now
+            return task
+
+    def get(self, task_id: str) -> MoveTask | None:
+        return self._tasks.get(task_id)
+
+    def for_source(self, source: QueueKey) -> list[MoveTask]:
+        """The source's tasks, most recently started first."""
+        with self._lock:
+            self.catch_up(self._broker.clock.now())
+            tasks = [task for task in self._tasks.values() if task.source == source]
+        return sorted(tasks, key=lambda task: task.started_at, reverse=True)
+
+    def next_move_at(self, into: QueueKey | None = None) -> float | None:
+        """The next due move (into `into`, or a task whose messages go back to their origins)."""
+        moments = [
+            moment
+            for task in self._active
+            if into is None or task.destination in (None, into)
+            if (moment := task.next_move_at()) is not None
+        ]
+        return min(moments) if moments else None
+
+    def catch_up(self, now: float) -> None:
+        """Apply every move due by `now`. Callers hold no queue lock."""
+        if not self._active:
+            return
+        with self._lock:
+            for task in list(self._active):
+                self._run(task, now)
+                if not task.active:
+                    self._active.remove(task)
+
+    # -- one task ------------------------------------------------------------------------------
+
+    def _run(self, task: MoveTask, now: float) -> None:
+        if task.status is MoveStatus.CANCELLING:
+            assert task.cancel_requested_at is not None
+            if now > task.cancel_requested_at:
+                self._end(task, MoveStatus.CANCELLED, now)
+            return
+        if task.moved >= task.to_move:
+            self._end(task, MoveStatus.COMPLETED, now)
+        while task.status is MoveStatus.RUNNING:
+            moment = task.next_move_at()
+            if moment is None or moment > now:
+                return
+            self._move_one(task, moment)
+
+    def _move_one(self, task: MoveTask, moment: float) -> None:
+        broker = self._broker
+        source = broker.find(task.source)
+        if source is None:
+            self._fail(task, moment)
+            return
+        with source.lock:
+            source.apply_due(broker.clock.now())
+            message = source.peek_visible()
+            if message is None:  # nothing left to move (the rest is in flight or gone)
+                self._end(task, MoveStatus.COMPLETED, moment)
+                return
+            target_key = task.destination or _origin(message)
+            target = None if target_key is None else broker.find(target_key)
+            if target is None:
+                self._fail(task, moment)
+                return
+            source.take_out(message, Event.MOVED_BACK, broker.clock.now(), target.name)
+        broker.transfer(
+            source,
+            target,
+            message,
+            keep_enqueue_time=False,
+            dead_letter=False,
+        )
+        task.moved += 1
+        if task.moved >= task.to_move:
+            self._end(task, MoveStatus.COMPLETED, moment)
+
+    def _fail(self, task: MoveTask, moment: float) -> None:
+        task.failure = MoveFailure.QUEUE_MISSING
+        self._end(task, MoveStatus.FAILED, moment)
+
+    def _end(self, task: MoveTask, status: MoveStatus, moment: float) -> None:
+        task.status = status
+        task.ended_at = moment
+
+
+def _origin(message: Message) -> QueueKey | None:
+    origin: QueueKey | None = (message.system or {}).get("dead_letter_source")
+    return origin
