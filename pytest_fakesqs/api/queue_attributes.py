@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import QueueKey, QueueSettings, RedriveTarget
+from ..engine import QueueSettings, RedriveTarget
 from .errors import Err, SqsError
 from .limits import Limits
 
@@ -41,8 +41,9 @@ def _rules(limits: Limits) -> dict[str, AttributeRule]:
         AttributeRule("ReceiveMessageWaitTimeSeconds", "0", "int", 0, limits.max_wait_seconds),
         AttributeRule("VisibilityTimeout", "30", "int", 0, limits.max_visibility_timeout),
         AttributeRule("Policy", None, "json"),
-        AttributeRule("RedrivePolicy", None, "json"),
-        AttributeRule("RedriveAllowPolicy", None, "json"),
+        # Both redrive policies are checked, with their own texts, in redrive.py.
+        AttributeRule("RedrivePolicy", None, "str"),
+        AttributeRule("RedriveAllowPolicy", None, "str"),
         AttributeRule("KmsMasterKeyId", None, "str"),
         AttributeRule("KmsDataKeyReusePeriodSeconds", None, "int", 60, 86400),
         AttributeRule("SqsManagedSseEnabled", "true", "bool"),
@@ -142,44 +143,6 @@ def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
         except ValueError:
             raise invalid_value(rule.name) from None
     return value
-
-
-def parse_redrive_policy(
-    text: str, resolve: Callable[[str], QueueKey | None], max_receive: int
-) -> RedriveTarget | None:
-    """RedrivePolicy JSON -> engine target. An empty string clears the policy."""
-    if not text:
-        return None
-    try:
-        policy = json.loads(text)
-    except ValueError:
-        raise invalid_value("RedrivePolicy", "Redrive policy is not a valid JSON map.") from None
-    if not isinstance(policy, dict):
-        raise invalid_value("RedrivePolicy", "Redrive policy is not a valid JSON map.")
-    arn = policy.get("deadLetterTargetArn")
-    count = policy.get("maxReceiveCount")
-    if arn is None or count is None:
-        raise invalid_value(
-            "RedrivePolicy",
-            "Redrive policy does not contain mandatory attribute: "
-            + ("deadLetterTargetArn." if arn is None else "maxReceiveCount."),
-        )
-    try:
-        receive_count = int(count)
-    except (TypeError, ValueError):
-        raise invalid_value(
-            "RedrivePolicy",
-            f"Invalid value for maxReceiveCount: {count}, valid values are from 1 to {max_receive} both inclusive.",
-        ) from None
-    if not 1 <= receive_count <= max_receive:
-        raise invalid_value(
-            "RedrivePolicy",
-            f"Invalid value for maxReceiveCount: {count}, valid values are from 1 to {max_receive} both inclusive.",
-        )
-    key = resolve(str(arn))
-    if key is None:
-        raise invalid_value("RedrivePolicy", "Invalid value for deadLetterTargetArn.")
-    return RedriveTarget(key, receive_count)
 
 
 def settings_from(

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
-from . import messages, ymq
+from . import messages, redrive, ymq
 from . import queue_attributes as qa
 from .addressing import Addressing, AwsAddressing, YmqAddressing
 from .context import Flavor, RequestContext
@@ -83,25 +83,8 @@ class SqsService:
     ) -> QueueSettings:
         if self.flavor == "ymq":
             return self._ymq_settings_for(attributes, fifo=fifo, key=key)
-        redrive = qa.parse_redrive_policy(
-            attributes.get("RedrivePolicy", ""),
-            self.addressing.key_from_arn,
-            self.limits.max_receive_count,
-        )
-        if redrive is not None:
-            target = self.broker.find(redrive.dead_letter_queue)
-            policy = attributes.get("RedrivePolicy", "")
-            if target is None:
-                raise invalid_parameter(
-                    "RedrivePolicy", policy, "Dead letter target does not exist."
-                )
-            if target.settings.fifo != fifo:
-                raise invalid_parameter(
-                    "RedrivePolicy",
-                    policy,
-                    "Dead-letter queue must be same type of queue as the source.",
-                )
-        return qa.settings_from(attributes, fifo=fifo, limits=self.limits, redrive=redrive)
+        redrive_target = redrive.check(self, attributes, fifo=fifo, key=key)
+        return qa.settings_from(attributes, fifo=fifo, limits=self.limits, redrive=redrive_target)
 
     def _ymq_settings_for(
         self, attributes: dict[str, str], *, fifo: bool, key: QueueKey

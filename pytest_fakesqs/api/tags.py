@@ -42,6 +42,8 @@ def tag_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext) 
     tags = check_tags(requested)
     with queue.lock:
         current: dict[str, str] = queue.meta.setdefault("tags", {})
+        if service.limits.tag_rules == "ymq":  # YMQ labels have their own charset and texts
+            service.validate_tags(requested, current)
         merged = {**current, **tags}
         # The limit counts the tags the queue would end up with, not just this request's.
         if len(merged) > service.limits.max_tags:

@@ -315,10 +315,10 @@ class Queue:
             ready = self._ready
             while ready:
                 _, _, generation, message = ready[0]
+                self.work += 1
                 if generation == message.generation and message.state is State.VISIBLE:
                     return message
                 heapq.heappop(ready)  # a stale entry: drop it, as take() would
-                self.work += 1
             return None
         group = self.groups.pop_available()
         if group is None:

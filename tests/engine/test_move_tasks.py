@@ -1,0 +1,157 @@
+"""Tier 1: message move tasks on the engine alone: the rate is kept on the virtual clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_fakesqs.engine import (
+    DEFAULT_RATE,
+    Broker,
+    Clock,
+    Event,
+    MoveFailure,
+    MoveStatus,
+    Outgoing,
+    Queue,
+    QueueSettings,
+    RedriveTarget,
+    State,
+    TaskAlreadyRunning,
+    TaskNotRunning,
+)
+
+
+def dead_letter_pipe(count: int, *, fifo: bool = False) -> tuple[Broker, Queue, Queue, Queue]:
+    """source -> dlq (holding `count` dead letters) and an empty destination."""
+    broker = Broker(Clock())
+    dlq = broker.create_queue(("r", "1", "dlq"), QueueSettings(fifo=fifo))
+    source = broker.create_queue(
+        ("r", "1", "src"),
+        QueueSettings(fifo=fifo, visibility_timeout=0, redrive=RedriveTarget(dlq.key, 1)),
+    )
+    destination = broker.create_queue(("r", "1", "dest"), QueueSettings(fifo=fifo))
+    for index in range(count):
+        body = f"m{index}"
+        broker.send(
+            source,
+            Outgoing(body=body, size=len(body), group_id="g" if fifo else None),
+        )
+    for _ in range(2 * count):
+        broker.receive(source, visibility_timeout=0)
+    assert broker.refresh(dlq).visible == count
+    return broker, source, dlq, destination
+
+
+def bodies(broker: Broker, queue: Queue) -> list[str]:
+    return [m.body for m in broker.states(queue)[State.VISIBLE]]
+
+
+def test_rate_is_kept_on_the_clock() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(4)
+    task = broker.move_tasks.start(dlq, destination.key, rate=1)
+    # The first message moves at once, then one per second of virtual time.
+    assert (task.moved, task.status) == (1, MoveStatus.RUNNING)
+    broker.clock.advance(0.999)
+    assert broker.refresh(destination).visible == 1
+    broker.clock.advance(0.001)
+    assert broker.refresh(destination).visible == 2
+    broker.clock.advance(10)
+    assert bodies(broker, destination) == ["m0", "m1", "m2", "m3"]
+    assert (task.moved, task.to_move, task.status) == (4, 4, MoveStatus.COMPLETED)
+    assert task.ended_at == task.started_at + 3  # the last move, not the moment we looked
+    assert broker.refresh(dlq).visible == 0
+
+
+def test_without_a_rate_the_default_rate_applies() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(3)
+    task = broker.move_tasks.start(dlq, destination.key, rate=None)
+    assert task.rate == DEFAULT_RATE
+    assert task.moved == 1
+    broker.clock.advance(2 / DEFAULT_RATE)
+    broker.refresh(destination)
+    assert task.status is MoveStatus.COMPLETED
+
+
+def test_default_destination_is_each_messages_origin() -> None:
+    broker, source, dlq, _ = dead_letter_pipe(2)
+    task = broker.move_tasks.start(dlq, None, rate=None)
+    broker.clock.advance(1)
+    assert bodies(broker, source) == ["m0", "m1"]
+    assert task.status is MoveStatus.COMPLETED
+    message = broker.states(source)[State.VISIBLE][0]
+    # A redriven message starts afresh: no receives, no dead-letter source.
+    assert message.receive_count == 0
+    assert "dead_letter_source" not in (message.system or {})
+    assert [event for _, event, _ in message.timeline()][-2:] == [
+        Event.MOVED_BACK,
+        Event.ARRIVED_FROM,
+    ]
+
+
+def test_one_active_task_per_source() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(3)
+    broker.move_tasks.start(dlq, destination.key, rate=1)
+    with pytest.raises(TaskAlreadyRunning):
+        broker.move_tasks.start(dlq, destination.key, rate=1)
+    broker.clock.advance(5)
+    second = broker.move_tasks.start(dlq, destination.key, rate=1)  # the first has completed
+    assert second.status is MoveStatus.COMPLETED  # nothing was left to move
+    assert broker.move_tasks.for_source(dlq.key)[0] is second
+
+
+def test_cancel_stops_moving_at_once_and_reads_cancelled_once_time_moves() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(5)
+    task = broker.move_tasks.start(dlq, destination.key, rate=1)
+    broker.clock.advance(1)
+    broker.move_tasks.cancel(task.task_id)
+    assert (task.status, task.moved) == (MoveStatus.CANCELLING, 2)
+    broker.clock.advance(10)
+    broker.refresh(dlq)
+    assert (task.status, task.moved) == (MoveStatus.CANCELLED, 2)
+    assert broker.refresh(dlq).visible == 3  # moved messages are not reverted, the rest stay
+    with pytest.raises(TaskNotRunning):
+        broker.move_tasks.cancel(task.task_id)
+
+
+def test_destination_deleted_mid_task_fails_it() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(10)
+    task = broker.move_tasks.start(dlq, destination.key, rate=1)
+    broker.clock.advance(2)
+    broker.delete_queue(destination.key)
+    broker.clock.advance(5)
+    broker.refresh(dlq)
+    assert (task.status, task.failure, task.moved) == (
+        MoveStatus.FAILED,
+        MoveFailure.QUEUE_MISSING,
+        3,
+    )
+    assert broker.refresh(dlq).visible == 7
+
+
+def test_long_poll_on_the_destination_wakes_at_the_next_move() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(2)
+    broker.move_tasks.start(dlq, destination.key, rate=1)
+    assert [d.message.body for d in broker.receive(destination)] == ["m0"]
+    started = broker.clock.now()
+    deliveries = broker.receive(destination, wait_seconds=20)
+    assert [d.message.body for d in deliveries] == ["m1"]
+    assert broker.clock.now() == started + 1  # not the poll's 20 s deadline
+
+
+def test_fifo_dead_letters_move_in_group_order() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(3, fifo=True)
+    broker.move_tasks.start(dlq, destination.key, rate=None)
+    broker.clock.advance(1)
+    assert bodies(broker, destination) == ["m0", "m1", "m2"]
+
+
+def test_cost_per_move_does_not_grow_with_the_backlog() -> None:
+    def work_for(depth: int) -> int:
+        broker, _, dlq, destination = dead_letter_pipe(depth)
+        broker.move_tasks.start(dlq, destination.key, rate=1)
+        before = dlq.work
+        broker.clock.advance(9)
+        broker.refresh(dlq)
+        return dlq.work - before
+
+    assert work_for(20) == work_for(200) > 0
