@@ -1,0 +1,106 @@
+"""The seed stress cycle, timed for the botocore floor, this project and moto's `mock_aws`.
+
+One sample: `ROUNDS` times, send `messages` in batches of 10, then receive 10 at a time and
+delete each receive in one batch until a receive comes back empty.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, ExitStack, contextmanager
+from typing import Any
+
+import boto3
+import floor
+
+ROUNDS = 3
+BODY = "x" * 100
+BATCH = floor.BATCH
+
+
+def make_client() -> Any:
+    return boto3.client(
+        "sqs",
+        region_name="us-east-1",
+        aws_access_key_id="AKIABENCHMARK",
+        aws_secret_access_key="benchmark-secret",
+    )
+
+
+def stress_cycle(client: Any, queue_url: str, messages: int) -> int:
+    """One round; returns how many messages were received (must equal `messages`)."""
+    send_entries = [{"Id": str(i), "MessageBody": BODY} for i in range(BATCH)]
+    for _ in range(0, messages, BATCH):
+        client.send_message_batch(QueueUrl=queue_url, Entries=send_entries)
+    received = 0
+    while True:
+        got = client.receive_message(QueueUrl=queue_url, MaxNumberOfMessages=BATCH).get(
+            "Messages", []
+        )
+        if not got:
+            return received
+        received += len(got)
+        client.delete_message_batch(
+            QueueUrl=queue_url,
+            Entries=[
+                {"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(got)
+            ],
+        )
+
+
+def time_sample(client: Any, queue_url: str, messages: int) -> float:
+    """Seconds for one sample (ROUNDS rounds); checks every message came back."""
+    start = time.perf_counter()
+    for _ in range(ROUNDS):
+        received = stress_cycle(client, queue_url, messages)
+        if received != messages:
+            raise RuntimeError(f"expected {messages} messages back, got {received}")
+    return time.perf_counter() - start
+
+
+@contextmanager
+def _floor_client() -> Iterator[tuple[Any, str]]:
+    client = make_client()
+    floor.install(client, BODY)
+    yield client, client.create_queue(QueueName="bench")["QueueUrl"]
+
+
+@contextmanager
+def _fake_client() -> Iterator[tuple[Any, str]]:
+    from pytest_fakesqs import fake_sqs
+
+    with fake_sqs():
+        client = make_client()
+        yield client, client.create_queue(QueueName="bench")["QueueUrl"]
+
+
+@contextmanager
+def _moto_client() -> Iterator[tuple[Any, str]]:
+    from moto import mock_aws
+
+    with mock_aws():
+        client = make_client()
+        yield client, client.create_queue(QueueName="bench")["QueueUrl"]
+
+
+SUBJECTS: dict[str, Callable[[], AbstractContextManager[tuple[Any, str]]]] = {
+    "botocore floor": _floor_client,
+    "pytest-fakesqs": _fake_client,
+    "moto mock_aws": _moto_client,
+}
+
+
+def measure(subjects: list[str], messages: int, samples: int) -> dict[str, float]:
+    """Median seconds per sample for each subject; samples alternate between subjects so a
+    busy machine slows them alike."""
+    with ExitStack() as stack:
+        clients = {name: stack.enter_context(SUBJECTS[name]()) for name in subjects}
+        for client, queue_url in clients.values():
+            stress_cycle(client, queue_url, min(messages, 100))  # warm caches
+        durations: dict[str, list[float]] = {name: [] for name in subjects}
+        for _ in range(samples):
+            for name, (client, queue_url) in clients.items():
+                durations[name].append(time_sample(client, queue_url, messages))
+    return {name: statistics.median(values) for name, values in durations.items()}
