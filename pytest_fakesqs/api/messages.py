@@ -65,12 +65,21 @@ def prepare(
             "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | "
             "#x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
         )
-    attributes = ma.parse_attributes(
-        get_map(entry, "MessageAttributes"), max_count=service.limits.max_message_attributes
+    # Most sends carry no attributes: skip their parsing then (this is the hot path).
+    attributes = (
+        ma.parse_attributes(
+            get_map(entry, "MessageAttributes"), max_count=service.limits.max_message_attributes
+        )
+        if entry.get("MessageAttributes") is not None
+        else {}
     )
-    system_raw = get_map(entry, "MessageSystemAttributes")
-    system = _system_attributes(system_raw)
-    size = len(body.encode("utf-8")) + ma.attributes_size(attributes)
+    system_raw = entry.get("MessageSystemAttributes")
+    system = (
+        _system_attributes(get_map(entry, "MessageSystemAttributes"))
+        if system_raw is not None
+        else {}
+    )
+    size = len(body.encode("utf-8")) + (ma.attributes_size(attributes) if attributes else 0)
     max_size = int(service.current_attributes(queue).get("MaximumMessageSize", "0")) or (
         service.limits.max_message_size
     )

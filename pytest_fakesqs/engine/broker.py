@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -11,6 +10,7 @@ from typing import Any
 from .clock import Clock
 from .errors import QueueAlreadyExists, QueueNotFound
 from .faults import FaultPlan
+from .handles import new_message_id
 from .message import Event, Message, State
 from .move_tasks import MoveTaskRunner
 from .queue import Delivery, Queue, SendResult
@@ -105,7 +105,7 @@ class Broker:
                 if original is not None:
                     return SendResult(original, duplicate=True)
             message = Message(
-                str(uuid.uuid4()),
+                new_message_id(),
                 outgoing.body,
                 sent_at=now,
                 size=outgoing.size,

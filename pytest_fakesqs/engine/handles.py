@@ -1,29 +1,41 @@
-"""Receipt handles: opaque to clients, but decodable so a stale one can be told from garbage."""
+"""Receipt handles and message ids: opaque to clients, cheap to make.
+
+Handles are decodable so a stale one can be told from garbage. Both are unique within the
+process by a counter; a random per-process salt keeps them from looking sequential.
+"""
 
 from __future__ import annotations
 
-import base64
 import binascii
 import itertools
 import os
+import uuid
 
 _PREFIX = "AQEB"  # real SQS handles start like this; clients sometimes log them
 _counter = itertools.count(1)
+_SALT = os.urandom(6).hex()
+# A random version-4 UUID's first 24 characters ("8-4-4-4-"), completed by a 12-digit counter.
+_ID_PREFIX = str(uuid.uuid4())[:24]
+_id_counter = itertools.count(int.from_bytes(os.urandom(4), "big"))
+
+
+def new_message_id() -> str:
+    """A UUID-shaped id, unique in this process (uuid4() per message costs ~10x more)."""
+    return f"{_ID_PREFIX}{next(_id_counter) & 0xFFFFFFFFFFFF:012x}"
 
 
 def new_handle(queue_uid: str, message_id: str) -> str:
-    raw = f"{queue_uid}|{message_id}|{next(_counter)}|{os.urandom(6).hex()}".encode()
-    return _PREFIX + base64.urlsafe_b64encode(raw).decode().rstrip("=")
+    raw = f"{queue_uid}|{message_id}|{next(_counter)}|{_SALT}".encode()
+    return _PREFIX + binascii.b2a_base64(raw, newline=False).decode()
 
 
 def decode_handle(handle: str) -> tuple[str, str] | None:
     """(queue_uid, message_id), or None when the handle was never issued by this engine."""
     if not isinstance(handle, str) or not handle.startswith(_PREFIX):
         return None
-    encoded = handle[len(_PREFIX) :]
     try:
-        raw = base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)).decode()
-    except (binascii.Error, UnicodeDecodeError, ValueError):
+        raw = binascii.a2b_base64(handle[len(_PREFIX) :], strict_mode=True).decode()
+    except (binascii.Error, UnicodeError, ValueError):
         return None
     parts = raw.split("|")
     if len(parts) != 4:

@@ -15,6 +15,7 @@ from . import json10
 from .base import DecodedRequest, WireRequest, WireResponse
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
+_MAX_CACHED_CONTEXTS = 256
 
 
 @dataclass(slots=True)
@@ -56,6 +57,7 @@ class WireHandler:
         self._local = threading.local()
         # Checks who sent a request (SigV4 verification); raises SqsError to refuse it.
         self.authenticate: Callable[[WireRequest], None] | None = None
+        self._contexts: dict[tuple[str, str | None, str, str, str], RequestContext] = {}
 
     def current_call(self) -> CallRecord | None:
         """The call being served on this thread, so engine-side faults can be attributed."""
@@ -66,15 +68,23 @@ class WireHandler:
         match = _CREDENTIAL.search(request.headers.get("authorization", ""))
         region = match.group(2) if match else self.region
         access_key = match.group(1) if match else None
+        # Contexts are immutable and a client repeats the same few: build each one once.
+        cache_key = (region, access_key, self.account_id, request.url, protocol)
+        ctx = self._contexts.get(cache_key)
+        if ctx is not None:
+            return ctx
         parts = urlsplit(request.url)
         base_url = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
-        return RequestContext(
+        ctx = RequestContext(
             region=region,
             account_id=self.account_id,
             base_url=base_url,
             protocol="query" if protocol == "query" else "json",
             access_key=access_key,
         )
+        if len(self._contexts) < _MAX_CACHED_CONTEXTS:
+            self._contexts[cache_key] = ctx
+        return ctx
 
     def handle(self, request: WireRequest) -> WireResponse:
         if json10.is_json_request(request):

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
-import uuid
 from typing import Any
 
 from ..api.errors import Err, SqsError
+from ..engine.handles import new_message_id as new_request_id
 from .base import DecodedRequest, WireRequest, WireResponse
 
 CONTENT_TYPE = "application/x-amz-json-1.0"
 TARGET_PREFIX = "AmazonSQS."
 ERROR_NAMESPACE = "com.amazonaws.sqs#"
 YDB_CONTENT_TYPE = "application/x-amz-json-1.1"  # what YDB's http_proxy labels its answers
+# Built once: json.dumps() with options makes a new encoder on every call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"))
 
 
 def is_json_request(request: WireRequest) -> bool:
@@ -27,9 +29,9 @@ def decode(request: WireRequest) -> DecodedRequest:
     if not target.startswith(TARGET_PREFIX) or len(target) == len(TARGET_PREFIX):
         raise SqsError(Err.UnknownOperation, f"Unknown operation {target!r}.")
     action = target[len(TARGET_PREFIX) :]
-    body = request.body or b"{}"
     try:
-        params = json.loads(body)
+        # Decoding first skips json's encoding detection; botocore always sends UTF-8.
+        params = json.loads(request.body.decode("utf-8") if request.body else "{}")
     except (ValueError, UnicodeDecodeError):
         raise SqsError(
             Err.SerializationException, "Start of structure or map found where not expected."
@@ -49,15 +51,13 @@ def _headers(request_id: str) -> dict[str, str]:
 
 
 def encode_result(action: str, result: dict[str, Any]) -> WireResponse:
-    request_id = str(uuid.uuid4())
-    body = json.dumps(result, separators=(",", ":")).encode()
-    return WireResponse(200, _headers(request_id), body)
+    body = _ENCODER.encode(result).encode()
+    return WireResponse(200, _headers(new_request_id()), body)
 
 
 def encode_error(error: SqsError, *, query_error_header: bool = True) -> WireResponse:
-    request_id = str(uuid.uuid4())
     spec = error.spec
-    headers = _headers(request_id)
+    headers = _headers(new_request_id())
     if query_error_header:
         headers["x-amzn-query-error"] = f"{spec.query_code};{spec.fault}"
     body = json.dumps({"__type": ERROR_NAMESPACE + spec.shape, "message": error.message})
@@ -70,7 +70,7 @@ def encode_ydb_error(error: SqsError) -> WireResponse:
     botocore therefore raises a generic ClientError whose Code is that query code
     (e.g. `AWS.SimpleQueueService.NonExistentQueue`), not the modelled exception class.
     """
-    headers = {"content-type": YDB_CONTENT_TYPE, "x-amzn-requestid": str(uuid.uuid4())}
+    headers = {"content-type": YDB_CONTENT_TYPE, "x-amzn-requestid": new_request_id()}
     body = json.dumps({"__type": error.spec.query_code, "message": error.message})
     return WireResponse(error.spec.status, headers, body.encode())
 

@@ -60,7 +60,15 @@ def body_bytes(body: Any) -> bytes:
 
 
 def to_wire_request(request: AWSPreparedRequest) -> WireRequest:
-    headers = {str(k).lower(): _header_text(v) for k, v in request.headers.items()}
+    raw = getattr(request.headers, "_dict", None)
+    if isinstance(raw, dict):
+        # botocore's HeadersDict keys already carry their lower-cased name; reading them
+        # directly skips a case-folded lookup per header on every call.
+        headers = {
+            getattr(k, "_lower", None) or str(k).lower(): _header_text(v) for k, v in raw.items()
+        }
+    else:
+        headers = {str(k).lower(): _header_text(v) for k, v in request.headers.items()}
     return WireRequest(
         request.method or "POST", request.url or "", headers, body_bytes(request.body)
     )
