@@ -17,7 +17,7 @@ examples: $(VENV)/.installed
 	$(BIN)/python -m pytest examples -p no:randomly -q
 
 lint: $(VENV)/.installed
-	$(BIN)/ruff check pytest_fakesqs tests examples
+	$(BIN)/ruff check pytest_fakesqs tests examples benchmarks
 	$(BIN)/mypy
 
 test: lint

@@ -77,7 +77,7 @@ def markdown(results: Results, command: str) -> str:
     lines.append(f"| botocore floor | {results.messages:,} | {floor:.3f} | 1 |")
     lines.append(
         f"| pytest-fakesqs | {results.messages:,} | {fake:.3f} | "
-        f"{results.fake_over_floor():.2f} × floor |"
+        f"{results.fake_over_floor():.2f} x floor |"
     )
     moto_ratio = results.moto_over_fake()
     if moto_ratio is not None and results.fake_at_moto_size is not None:
@@ -86,7 +86,7 @@ def markdown(results: Results, command: str) -> str:
         )
         lines.append(
             f"| moto mock_aws | {results.moto_messages:,} | "
-            f"{results.cycle_seconds['moto mock_aws']:.2f} | {moto_ratio:,.0f} × pytest-fakesqs |"
+            f"{results.cycle_seconds['moto mock_aws']:.2f} | {moto_ratio:,.0f} x pytest-fakesqs |"
         )
     lines += ["", "**Per-operation cost against queue depth**:", ""]
     lines += _depth_table("engine: depth", results.engine)
@@ -102,20 +102,20 @@ def markdown(results: Results, command: str) -> str:
     ]
     ratio = results.fake_over_floor()
     lines.append(
-        f"| stress cycle ≤ {MAX_FAKE_OVER_FLOOR} × floor | {ratio:.2f} × | "
+        f"| stress cycle ≤ {MAX_FAKE_OVER_FLOOR} x floor | {ratio:.2f} x | "
         f"{_verdict(ratio <= MAX_FAKE_OVER_FLOOR)} |"
     )
     if moto_ratio is not None:
         lines.append(
-            f"| ≥ {MIN_MOTO_OVER_FAKE:.0f} × faster than moto ({results.moto_messages:,} "
-            f"messages) | {moto_ratio:,.0f} × | {_verdict(moto_ratio >= MIN_MOTO_OVER_FAKE)} |"
+            f"| ≥ {MIN_MOTO_OVER_FAKE:.0f} x faster than moto ({results.moto_messages:,} "
+            f"messages) | {moto_ratio:,.0f} x | {_verdict(moto_ratio >= MIN_MOTO_OVER_FAKE)} |"
         )
     growth = results.engine_growth()
     if growth is not None:
         low, high = min(results.engine), max(results.engine)
         lines.append(
-            f"| engine per-op growth {low:,} → {high:,} ≤ {MAX_ENGINE_GROWTH} × | "
-            f"{growth:.2f} × | {_verdict(growth <= MAX_ENGINE_GROWTH)} |"
+            f"| engine per-op growth {low:,} → {high:,} ≤ {MAX_ENGINE_GROWTH} x | "
+            f"{growth:.2f} x | {_verdict(growth <= MAX_ENGINE_GROWTH)} |"
         )
     lines.append(
         f"| ≤ {MAX_BYTES_PER_MESSAGE:.0f} bytes per queued message | "
