@@ -8,6 +8,7 @@ from typing import Any
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
 from . import messages, redrive, ymq
 from . import queue_attributes as qa
+from . import tags as tag_rules
 from .addressing import Addressing, AwsAddressing, YmqAddressing
 from .context import Flavor, RequestContext
 from .errors import Err, SqsError, invalid_parameter, queue_does_not_exist
@@ -115,6 +116,7 @@ class SqsService:
         if self.limits.tag_rules == "ymq":
             ymq.validate_labels(tags, current or {}, self.limits.max_tags)
             return
+        tag_rules.check_tags(tags)  # key and value lengths, as TagQueue checks them
         if len(tags) > self.limits.max_tags:
             raise SqsError(
                 Err.InvalidParameterValue,

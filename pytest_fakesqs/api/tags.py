@@ -39,10 +39,11 @@ def tag_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext) 
     requested = get_map(params, "Tags")
     if not requested:
         raise missing_parameter("Tags")
-    tags = check_tags(requested)
+    ymq_labels = service.limits.tag_rules == "ymq"  # YMQ labels have their own rules and texts
+    tags = {str(k): str(v) for k, v in requested.items()} if ymq_labels else check_tags(requested)
     with queue.lock:
         current: dict[str, str] = queue.meta.setdefault("tags", {})
-        if service.limits.tag_rules == "ymq":  # YMQ labels have their own charset and texts
+        if ymq_labels:
             service.validate_tags(requested, current)
         merged = {**current, **tags}
         # The limit counts the tags the queue would end up with, not just this request's.

@@ -351,3 +351,12 @@ def test_a_finished_task_cannot_be_cancelled(
     status, response = status_and_error(sqs.cancel_message_move_task, TaskHandle=handle)
     assert status == 404
     assert response["Error"] == not_found("Task does not exist.")
+
+
+@pytest.mark.parametrize("call", ["start_message_move_task", "list_message_move_tasks"])
+def test_source_arn_must_be_an_arn(fakesqs: FakeSQS, sqs: Any, call: str) -> None:
+    status, response = status_and_error(getattr(sqs, call), SourceArn="not-an-arn")
+    assert status == 400
+    assert response["Error"] == invalid_parameter(
+        "You must use this format to specify the SourceArn: arn:<partition>:<service>:<region>:<account-id>:<resource-id>"
+    )

@@ -9,6 +9,8 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
+from .conftest import make_client
+
 
 def test_tag_untag_queue(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:
     """Recorded: test_tag_untag_queue[sqs]."""
@@ -73,3 +75,27 @@ def test_untagging_an_absent_key_is_not_an_error(
 def test_tags_of_a_missing_queue(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:
     with pytest.raises(sqs.exceptions.QueueDoesNotExist):
         sqs.list_queue_tags(QueueUrl=queue_url + "-missing")
+
+
+@pytest.mark.fakesqs(flavor="ymq")
+def test_ymq_tag_queue_applies_label_rules(fakesqs: FakeSQS) -> None:
+    ymq = make_client("ru-central1", "https://message-queue.api.cloud.yandex.net")
+    url = ymq.create_queue(QueueName="labelled")["QueueUrl"]
+    ymq.tag_queue(QueueUrl=url, Tags={"team": "payments"})
+    assert ymq.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "payments"}
+    error = error_of(ymq.tag_queue, QueueUrl=url, Tags={"Team": "payments"})
+    assert (error["Code"], error["Message"]) == (
+        "InvalidParameterValue",
+        "Tag key must start with a lowercase letter (a-z).",
+    )
+    error = error_of(ymq.tag_queue, QueueUrl=url, Tags={f"k{i}": "v" for i in range(50)})
+    assert error["Message"] == "Too many tags added for queue"
+    assert ymq.list_queue_tags(QueueUrl=url)["Tags"] == {"team": "payments"}
+
+
+def test_create_queue_checks_tag_keys_like_tag_queue(fakesqs: FakeSQS, sqs: Any) -> None:
+    error = error_of(sqs.create_queue, QueueName="tagged", tags={"k" * 129: "v"})
+    assert (error["Code"], error["Message"]) == (
+        "InvalidParameterValue",
+        "Tag keys must be between 1 and 128 characters in length.",
+    )
