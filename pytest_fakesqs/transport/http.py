@@ -50,6 +50,7 @@ class _Server(ThreadingHTTPServer):
 
 class _RequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: SDKs pool connections
+    disable_nagle_algorithm = True  # headers and body go out in two writes: don't wait for ACKs
     server: _Server
 
     def do_POST(self) -> None:

@@ -1,0 +1,152 @@
+"""The standalone command, run as a new user would: start it, use it, stop it with a signal."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import boto3
+import pytest
+
+from pytest_fakesqs._cli import main
+
+from .conftest import PYTHON, SUBPROCESS_TIMEOUT, read_line, run, subprocess_env
+
+SCRIPTS = Path(PYTHON).parent
+
+
+class Served:
+    def __init__(self, process: subprocess.Popen[str], banner: str) -> None:
+        self.process = process
+        self.banner = banner
+        self.endpoint_url = banner.split(" at ", 1)[1].split(" ", 1)[0]
+
+    def client(self) -> object:
+        return boto3.client(
+            "sqs",
+            endpoint_url=self.endpoint_url,
+            region_name="us-east-1",
+            aws_access_key_id="test",
+            aws_secret_access_key="test",
+        )
+
+    def stop(self, signum: int = signal.SIGTERM) -> tuple[int, str]:
+        self.process.send_signal(signum)
+        returncode = self.process.wait(timeout=SUBPROCESS_TIMEOUT)
+        assert self.process.stdout is not None
+        # Read through the text buffer: read_line() may already hold lines that followed it.
+        return returncode, self.process.stdout.read()
+
+
+@pytest.fixture
+def start(tmp_path: Path) -> Iterator[object]:
+    started: list[subprocess.Popen[str]] = []
+
+    def start(*args: str, command: tuple[str, ...] = (PYTHON, "-m", "pytest_fakesqs")) -> Served:
+        process = subprocess.Popen(
+            [*command, "serve", "--port", "0", *args],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            env=subprocess_env(),
+            cwd=tmp_path,
+        )
+        started.append(process)
+        assert process.stdout is not None
+        banner = read_line(process.stdout)
+        assert banner.startswith("fakesqs: serving SQS at http://127.0.0.1:"), banner
+        return Served(process, banner)
+
+    yield start
+    for process in started:
+        if process.poll() is None:  # only if a test failed before stopping its own server
+            process.kill()
+            process.wait(timeout=SUBPROCESS_TIMEOUT)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def test_serve_answers_boto3_and_exits_cleanly_on_sigterm(start: object, tmp_path: Path) -> None:
+    queues = tmp_path / "queues.json"
+    queues.write_text(json.dumps({"orders": {"VisibilityTimeout": "45"}, "orders-dlq": {}}))
+    served = start("--queues", str(queues), "--log-requests")  # type: ignore[operator]
+    assert served.banner.endswith(
+        "(region us-east-1, account 123456789012, flavor aws, clock real); Ctrl+C stops\n"
+    )
+    sqs = served.client()
+    url = sqs.get_queue_url(QueueName="orders")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="hello")
+    message = sqs.receive_message(QueueUrl=url)["Messages"][0]
+    attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["VisibilityTimeout"])
+
+    returncode, output = served.stop(signal.SIGTERM)
+
+    assert url == f"{served.endpoint_url}/123456789012/orders"
+    assert message["Body"] == "hello"
+    assert attributes["Attributes"] == {"VisibilityTimeout": "45"}
+    assert returncode == 0
+    lines = output.splitlines()
+    assert lines[:2] == [
+        f"fakesqs: queue orders: {served.endpoint_url}/123456789012/orders",
+        f"fakesqs: queue orders-dlq: {served.endpoint_url}/123456789012/orders-dlq",
+    ]
+    actions = [line.split()[4] for line in lines[2:-1]]
+    assert actions == ["GetQueueUrl", "SendMessage", "ReceiveMessage", "GetQueueAttributes"]
+    assert lines[-1] == "fakesqs: stopped after 4 requests"
+
+
+def test_the_console_script_serves_and_stops_on_ctrl_c(start: object) -> None:
+    served = start(  # type: ignore[operator]
+        "--region",
+        "eu-west-1",
+        "--account-id",
+        "000000000001",
+        "--clock",
+        "frozen",
+        command=(str(SCRIPTS / "fakesqs"),),
+    )
+    sqs = served.client()
+    url = sqs.create_queue(QueueName="jobs")["QueueUrl"]
+    # The frozen clock: an empty long poll returns at once instead of waiting 20 s.
+    empty = sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20)
+
+    returncode, output = served.stop(signal.SIGINT)
+
+    assert "(region eu-west-1, account 000000000001, flavor aws, clock frozen)" in served.banner
+    assert url == f"{served.endpoint_url}/000000000001/jobs"
+    assert "Messages" not in empty
+    assert (returncode, output) == (0, "fakesqs: stopped after 2 requests\n")
+
+
+def test_bad_arguments_are_refused_with_a_sentence(tmp_path: Path) -> None:
+    broken = tmp_path / "queues.json"
+    broken.write_text("{not json")
+
+    result = run(
+        [PYTHON, "-m", "pytest_fakesqs", "serve", "--queues", str(broken)], subprocess_env()
+    )
+
+    assert result.returncode == 2
+    assert f"error: {broken}: not valid JSON" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["serve", "--account-id", "12"], "account_id must be 12 digits; got '12'"),
+        (["serve", "--credential", "nosecret"], "--credential must be ACCESS_KEY:SECRET_KEY"),
+        (["serve", "--verify-signatures"], "verify_signatures needs credentials="),
+        (["serve", "--flavor", "gcp"], "invalid choice: 'gcp'"),
+    ],
+)
+def test_invalid_options_exit_with_usage_errors(
+    args: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(args)
+
+    assert exited.value.code == 2
+    assert message in capsys.readouterr().err
