@@ -1,4 +1,4 @@
-"""Transports: in-process (botocore's send step) and, later, HTTP on 127.0.0.1."""
+"""Transports: in-process (botocore's send step) and HTTP on a local port (`http`)."""
 
 from .inprocess import activate, current_handler, deactivate
 
