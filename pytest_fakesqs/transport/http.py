@@ -62,7 +62,12 @@ class _RequestHandler(BaseHTTPRequestHandler):
     def _serve(self) -> None:
         started = time.perf_counter()
         owner = self.server.owner
-        request = WireRequest(self.command, self._url(), self._headers(), self._body())
+        try:
+            body = self._body()
+        except ValueError:  # a Content-Length or chunk size that is not a number
+            self.send_error(400, "Malformed request body framing")
+            return
+        request = WireRequest(self.command, self._url(), self._headers(), body)
         response = owner.handler.handle(request)
         self._answer(response)
         owner._served(request, response, self.client_address[0], started)
@@ -103,6 +108,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(response.body)
         self.wfile.flush()
+
+    def version_string(self) -> str:
+        return "pytest-fakesqs"
 
     def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
         pass  # the owner logs one line per request, with the action, when asked to

@@ -159,3 +159,15 @@ def test_a_long_poll_on_a_real_clock_blocks_nobody_else(
 
     assert not poller.is_alive()
     assert [m["Body"] for m in received[0]["Messages"]] == ["wake up"]
+
+
+def test_a_request_with_broken_framing_gets_400(fakesqs_server: FakeSQSServer) -> None:
+    connection = http.client.HTTPConnection("127.0.0.1", fakesqs_server.port, timeout=30)
+    connection.putrequest("POST", "/")
+    connection.putheader("Content-Length", "many")
+    connection.endheaders()
+    response = connection.getresponse()
+
+    assert response.status == 400
+    assert response.getheader("Server") == "pytest-fakesqs"
+    connection.close()
