@@ -19,13 +19,19 @@ class ErrorSpec:
     fault: Literal["Sender", "Receiver"] = "Sender"
     # True for shapes botocore models as exceptions (client.exceptions.<shape>).
     modelled: bool = True
+    # AWS's fixed XML <Message> where the query protocol words the error differently from JSON.
+    query_message: str | None = None
 
 
 _QS = "AWS.SimpleQueueService."
 
 
 class Err(enum.Enum):
-    QueueDoesNotExist = ErrorSpec("QueueDoesNotExist", _QS + "NonExistentQueue")
+    QueueDoesNotExist = ErrorSpec(
+        "QueueDoesNotExist",
+        _QS + "NonExistentQueue",
+        query_message="The specified queue does not exist for this wsdl version.",
+    )
     QueueNameExists = ErrorSpec("QueueNameExists", "QueueAlreadyExists")
     QueueDeletedRecently = ErrorSpec("QueueDeletedRecently", _QS + "QueueDeletedRecently")
     PurgeQueueInProgress = ErrorSpec("PurgeQueueInProgress", _QS + "PurgeQueueInProgress", 403)
@@ -71,6 +77,10 @@ class Err(enum.Enum):
     MissingAction = ErrorSpec("MissingAction", "MissingAction", modelled=False)
     # Protocol-level errors: the request could not be understood at all.
     InvalidAction = ErrorSpec("InvalidAction", "InvalidAction", modelled=False)
+    MissingAction = ErrorSpec("MissingAction", "MissingAction", modelled=False)
+    MalformedQueryString = ErrorSpec(
+        "MalformedQueryString", "MalformedQueryString", 404, modelled=False
+    )
     UnknownOperation = ErrorSpec(
         "UnknownOperationException", "UnknownOperationException", modelled=False
     )

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit
 
 from ..api import RequestContext, SqsError, SqsService
 from ..api.errors import Err
-from . import json10
+from . import json10, query
 from .base import DecodedRequest, WireRequest, WireResponse
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
@@ -94,7 +94,7 @@ class WireHandler:
         return self._serve(request, "query")
 
     def _serve(self, request: WireRequest, protocol: str) -> WireResponse:
-        codec: Any = json10 if protocol == "json" else _query_codec()
+        codec: Any = json10 if protocol == "json" else query
         encode_error: Any = codec.encode_error
         if protocol == "json" and self.service.flavor == "ymq":
             encode_error = json10.encode_ydb_error
@@ -131,13 +131,3 @@ class WireHandler:
                 listener(record)
         answer: WireResponse = response
         return answer
-
-
-def _query_codec() -> Any:
-    try:
-        from . import query  # type: ignore[attr-defined]
-    except ImportError:  # pragma: no cover - the query codec is optional while it is built
-        raise SqsError(
-            Err.InvalidAction, "The query protocol is not supported by this endpoint."
-        ) from None
-    return query

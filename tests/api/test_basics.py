@@ -11,7 +11,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
-from .conftest import make_client
+from .conftest import NONEXISTENT_QUEUE_MESSAGE, make_client, system_attribute_names
 
 
 def test_retry_after_visibility_timeout_without_waiting(
@@ -22,7 +22,7 @@ def test_retry_after_visibility_timeout_without_waiting(
     assert first[0]["Body"] == "job"
     assert "Messages" not in sqs.receive_message(QueueUrl=queue_url)
     fakesqs.advance(31)
-    again = sqs.receive_message(QueueUrl=queue_url, MessageSystemAttributeNames=["All"])
+    again = sqs.receive_message(QueueUrl=queue_url, **system_attribute_names("All"))
     assert again["Messages"][0]["Attributes"]["ApproximateReceiveCount"] == "2"
 
 
@@ -81,7 +81,7 @@ def test_nonexistent_queue_raises_the_modelled_exception(sqs: Any) -> None:
         sqs.get_queue_url(QueueName="missing")
     error = caught.value.response["Error"]
     assert error["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
-    assert error["Message"] == "The specified queue does not exist."
+    assert error["Message"] == NONEXISTENT_QUEUE_MESSAGE
     assert caught.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
 
 

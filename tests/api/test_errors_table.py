@@ -12,6 +12,12 @@ from pytest_fakesqs.protocol import json10
 
 MODEL = botocore.session.get_session().get_service_model("sqs")
 MODELLED_SHAPES = {shape.name for shape in MODEL.error_shapes}
+# botocore < 1.31.81 carries the query model, where each error shape names its query code.
+QUERY_ERA_CODES = {
+    shape.name: shape.metadata["error"]
+    for shape in MODEL.error_shapes
+    if MODEL.protocol == "query" and "error" in shape.metadata
+}
 
 
 @pytest.mark.parametrize("error", list(Err), ids=lambda e: e.name)
@@ -25,4 +31,15 @@ def test_json_error_envelope(error: Err) -> None:
 
 @pytest.mark.parametrize("error", [e for e in Err if e.spec.modelled], ids=lambda e: e.name)
 def test_modelled_rows_name_a_botocore_exception(error: Err) -> None:
+    if MODEL.protocol == "query" and error.spec.shape not in MODELLED_SHAPES:
+        pytest.skip("shape added to botocore after the query era; checked on current botocore")
     assert error.spec.shape in MODELLED_SHAPES
+
+
+@pytest.mark.skipif(not QUERY_ERA_CODES, reason="needs botocore < 1.31.81 (CI's second run)")
+def test_rows_agree_with_the_query_era_model() -> None:
+    model = {
+        name: (error["code"], error["httpStatusCode"]) for name, error in QUERY_ERA_CODES.items()
+    }
+    table = {e.spec.shape: (e.spec.query_code, e.spec.status) for e in Err if e.spec.shape in model}
+    assert table == model
