@@ -77,7 +77,6 @@ class Err(enum.Enum):
     MissingAction = ErrorSpec("MissingAction", "MissingAction", modelled=False)
     # Protocol-level errors: the request could not be understood at all.
     InvalidAction = ErrorSpec("InvalidAction", "InvalidAction", modelled=False)
-    MissingAction = ErrorSpec("MissingAction", "MissingAction", modelled=False)
     MalformedQueryString = ErrorSpec(
         "MalformedQueryString", "MalformedQueryString", 404, modelled=False
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import threading
 from collections.abc import Callable
@@ -98,6 +99,8 @@ class WireHandler:
         encode_error: Any = codec.encode_error
         if protocol == "json" and self.service.flavor == "ymq":
             encode_error = json10.encode_ydb_error
+        elif self.service.flavor == "ymq":
+            encode_error = functools.partial(query.encode_error, aws_wording=False)
         ctx = self.context(request, protocol)
         record: CallRecord | None = None
         try:

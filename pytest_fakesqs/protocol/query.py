@@ -212,10 +212,14 @@ def encode_result(action: str, result: dict[str, Any]) -> WireResponse:
     return WireResponse(200, _headers(request_id), "".join(out).encode("utf-8"))
 
 
-def encode_error(error: SqsError) -> WireResponse:
+def encode_error(error: SqsError, *, aws_wording: bool = True) -> WireResponse:
+    """AWS's `ErrorResponse`; `aws_wording` applies the table's query-only texts, which YMQ
+    (whose texts the api already chose) does not use."""
     request_id = str(uuid.uuid4())
     spec = error.spec
-    message = spec.query_message if spec.query_message is not None else error.message
+    message = error.message
+    if aws_wording and spec.query_message is not None:
+        message = spec.query_message
     body = (
         f'{_XML_DECLARATION}<ErrorResponse xmlns="{NAMESPACE}"><Error>'
         f"<Type>{spec.fault}</Type><Code>{_escape(spec.query_code)}</Code>"

@@ -8,6 +8,7 @@ from typing import Any
 import boto3
 import botocore.session
 import pytest
+from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
@@ -29,6 +30,15 @@ def system_attribute_names(*names: str) -> dict[str, list[str]]:
     query-era botocore (which predates it) the deprecated AttributeNames it still has."""
     key = "AttributeNames" if QUERY_CLIENT else "MessageSystemAttributeNames"
     return {key: list(names)}
+
+
+def error_class(client: Any, shape: str) -> type[Exception]:
+    """The exception botocore raises for an error shape. botocore < 1.31.81 predates some shapes
+    (RequestThrottled, InvalidSecurity, Kms*) and raises those as a plain ClientError."""
+    if QUERY_CLIENT and not hasattr(client.exceptions, shape):
+        return ClientError
+    found: type[Exception] = getattr(client.exceptions, shape)
+    return found
 
 
 def make_client(region: str = "us-east-1", endpoint_url: str | None = None) -> Any:

@@ -14,7 +14,7 @@ from botocore.exceptions import ClientError
 from pytest_fakesqs import FakeSQS
 from pytest_fakesqs.api.limits import LIMITS
 
-from .conftest import make_client
+from .conftest import QUERY_CLIENT, make_client, system_attribute_names
 
 YMQ = "https://message-queue.api.cloud.yandex.net"
 URL = re.compile(
@@ -27,6 +27,13 @@ pytestmark = pytest.mark.fakesqs(flavor="ymq")
 @pytest.fixture
 def ymq() -> Any:
     return make_client("ru-central1", YMQ)
+
+
+def nonexistent_queue_class(client: Any) -> type[Exception]:
+    """Over JSON YDB sends no x-amzn-query-error, so botocore cannot map a modelled class; over
+    query botocore < 1.31.81 maps the XML <Code> to QueueDoesNotExist itself."""
+    found: type[Exception] = client.exceptions.QueueDoesNotExist if QUERY_CLIENT else ClientError
+    return found
 
 
 def error_of(excinfo: pytest.ExceptionInfo[ClientError]) -> tuple[type, str, str, int]:
@@ -63,13 +70,16 @@ def test_a_recreated_queue_gets_a_new_url_and_the_old_one_is_gone(
     with pytest.raises(ClientError) as excinfo:
         ymq.send_message(QueueUrl=old, MessageBody="lost")
     assert error_of(excinfo) == (
-        ClientError,
+        nonexistent_queue_class(ymq),
         "AWS.SimpleQueueService.NonExistentQueue",
         "The specified queue doesn't exist.",
         400,
     )
 
 
+@pytest.mark.skipif(
+    QUERY_CLIENT, reason="JSON front-end behaviour; botocore < 1.31.81 speaks query"
+)
 def test_errors_are_ydb_style_without_the_query_error_header(ymq: Any) -> None:
     with pytest.raises(ClientError) as excinfo:
         ymq.get_queue_url(QueueName="missing")
@@ -107,14 +117,14 @@ ABSENT_CALLS: dict[str, dict[str, Any]] = {
 def test_actions_ymq_lacks_are_unknown_methods(ymq: Any, action: str) -> None:
     with pytest.raises(ClientError) as excinfo:
         ymq._make_api_call(action, ABSENT_CALLS[action])
-    assert error_of(excinfo) == (
-        ClientError,
-        "InvalidAction",
-        f'Unknown method name "{action}"',
-        400,
-    )
+    if QUERY_CLIENT:  # YDB's query front-end: EAction::Unknown
+        expected = (ClientError, "MissingAction", f'Unknown action: "{action}".', 400)
+    else:  # YDB's JSON front-end: an AmazonSQS.* method without a processor
+        expected = (ClientError, "InvalidAction", f'Unknown method name "{action}"', 400)
+    assert error_of(excinfo) == expected
 
 
+@pytest.mark.skipif(QUERY_CLIENT, reason="botocore < 1.31.81 speaks query, never refused")
 @pytest.mark.fakesqs(ymq_json="reject")
 def test_json_can_be_refused_with_502_as_the_public_endpoint_did(ymq: Any) -> None:
     client = boto3.client(
@@ -168,7 +178,7 @@ def test_redrive_policy_accepts_a_yrn_and_moves_the_poison_message(
     ymq.receive_message(QueueUrl=url)
     fakesqs.advance(5)
     assert "Messages" not in ymq.receive_message(QueueUrl=url)
-    moved = ymq.receive_message(QueueUrl=dlq, MessageSystemAttributeNames=["All"])["Messages"]
+    moved = ymq.receive_message(QueueUrl=dlq, **system_attribute_names("All"))["Messages"]
     assert moved[0]["Body"] == "poison"
     assert moved[0]["Attributes"]["DeadLetterQueueSourceArn"] == dlq_arn.replace(":dead", ":work")
 
