@@ -32,6 +32,20 @@ def system_attribute_names(*names: str) -> dict[str, list[str]]:
     return {key: list(names)}
 
 
+def listed(response: dict[str, Any], key: str) -> Any:
+    """A list member of a response. XML has no element for an empty list, so botocore < 1.31.81
+    leaves the key out (as it does with AWS over query) where JSON sends `[]`."""
+    return response.get(key, []) if QUERY_CLIENT else response[key]
+
+
+def wire_error(code: str, message: str, query_error_code: str) -> dict[str, Any]:
+    """botocore's parsed `Error` as AWS recorded it per protocol: JSON names the shape in
+    QueryErrorCode; XML (the `[sqs_query]` scenarios) carries an empty Detail instead."""
+    if QUERY_CLIENT:
+        return {"Code": code, "Message": message, "Type": "Sender", "Detail": None}
+    return {"Code": code, "Message": message, "QueryErrorCode": query_error_code, "Type": "Sender"}
+
+
 def error_class(client: Any, shape: str) -> type[Exception]:
     """The exception botocore raises for an error shape. botocore < 1.31.81 predates some shapes
     (RequestThrottled, InvalidSecurity, Kms*) and raises those as a plain ClientError."""

@@ -9,6 +9,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
+from .conftest import listed
 from .redrive_helpers import queue_arn, redrive_policy
 
 
@@ -31,7 +32,7 @@ def test_lists_the_queues_that_redrive_into_it(fakesqs: FakeSQS, sqs: Any) -> No
 
 
 def test_no_sources_is_an_empty_list(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:
-    assert sqs.list_dead_letter_source_queues(QueueUrl=queue_url)["queueUrls"] == []
+    assert listed(sqs.list_dead_letter_source_queues(QueueUrl=queue_url), "queueUrls") == []
 
 
 def test_a_cleared_redrive_policy_is_no_longer_a_source(fakesqs: FakeSQS, sqs: Any) -> None:

@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
+from .conftest import QUERY_CLIENT, wire_error
 from .redrive_helpers import (
     approximate_count,
     dead_letter,
@@ -31,22 +32,12 @@ def status_and_error(call: Any, **kwargs: Any) -> tuple[int, dict[str, Any]]:
     return response["ResponseMetadata"]["HTTPStatusCode"], response
 
 
-def invalid_parameter(message: str) -> dict[str, str]:
-    return {
-        "Code": "InvalidParameterValue",
-        "Message": message,
-        "QueryErrorCode": "InvalidParameterValueException",
-        "Type": "Sender",
-    }
+def invalid_parameter(message: str) -> dict[str, Any]:
+    return wire_error("InvalidParameterValue", message, "InvalidParameterValueException")
 
 
-def not_found(message: str) -> dict[str, str]:
-    return {
-        "Code": "ResourceNotFoundException",
-        "Message": message,
-        "QueryErrorCode": "ResourceNotFoundException",
-        "Type": "Sender",
-    }
+def not_found(message: str) -> dict[str, Any]:
+    return wire_error("ResourceNotFoundException", message, "ResourceNotFoundException")
 
 
 def handle_of(task_id: str, source_arn: str) -> str:
@@ -100,7 +91,8 @@ def test_cancel_with_invalid_source_arn_in_task_handle(fakesqs: FakeSQS, sqs: An
     message = "The resource that you specified for the SourceArn parameter doesn't exist."
     assert status == 404
     assert response["Error"] == not_found(message)
-    assert response["message"] == message
+    if not QUERY_CLIENT:  # JSON also parses the modelled `message` member; XML has only <Error>
+        assert response["message"] == message
 
 
 def test_cancel_with_invalid_task_id_in_task_handle(
@@ -110,7 +102,8 @@ def test_cancel_with_invalid_task_id_in_task_handle(
     status, response = status_and_error(sqs.cancel_message_move_task, TaskHandle=handle)
     assert status == 404
     assert response["Error"] == not_found("Task does not exist.")
-    assert response["message"] == "Task does not exist."
+    if not QUERY_CLIENT:  # JSON also parses the modelled `message` member; XML has only <Error>
+        assert response["message"] == "Task does not exist."
 
 
 def test_source_needs_redrive_policy(fakesqs: FakeSQS, sqs: Any) -> None:
@@ -136,7 +129,8 @@ def test_destination_needs_to_exist(fakesqs: FakeSQS, sqs: Any, pipe: dict[str, 
     message = "The resource that you specified for the DestinationArn parameter doesn't exist."
     assert status == 404
     assert response["Error"] == not_found(message)
-    assert response["message"] == message
+    if not QUERY_CLIENT:  # JSON also parses the modelled `message` member; XML has only <Error>
+        assert response["message"] == message
 
 
 def test_basic_move_task_workflow(fakesqs: FakeSQS, sqs: Any, pipe: dict[str, str]) -> None:

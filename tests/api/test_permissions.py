@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
+from .conftest import wire_error
 from .redrive_helpers import queue_arn
 
 OTHER_ACCOUNT = "668614515564"
@@ -65,12 +66,11 @@ def test_sqs_permission_lifecycle(fakesqs: FakeSQS, sqs: Any, queue_url: str) ->
     ]
     status, error = error_of(sqs.add_permission, Label="crossaccountpermission", **grant)
     assert status == 400
-    assert error == {
-        "Code": "InvalidParameterValue",
-        "Message": "Value crossaccountpermission for parameter Label is invalid. Reason: Already exists.",
-        "QueryErrorCode": "InvalidParameterValueException",
-        "Type": "Sender",
-    }
+    assert error == wire_error(
+        "InvalidParameterValue",
+        "Value crossaccountpermission for parameter Label is invalid. Reason: Already exists.",
+        "InvalidParameterValueException",
+    )
     sqs.add_permission(Label="crossaccountpermission2", **grant)
     assert policy_of(sqs, queue_url)["Statement"] == [
         statement(arn, "crossaccountpermission", OWN_ACCOUNT),
@@ -86,12 +86,11 @@ def test_sqs_permission_lifecycle(fakesqs: FakeSQS, sqs: Any, queue_url: str) ->
         sqs.remove_permission, QueueUrl=queue_url, Label="crossaccountpermission2"
     )
     assert status == 400
-    assert error == {
-        "Code": "InvalidParameterValue",
-        "Message": "Value crossaccountpermission2 for parameter Label is invalid. Reason: can't find label.",
-        "QueryErrorCode": "InvalidParameterValueException",
-        "Type": "Sender",
-    }
+    assert error == wire_error(
+        "InvalidParameterValue",
+        "Value crossaccountpermission2 for parameter Label is invalid. Reason: can't find label.",
+        "InvalidParameterValueException",
+    )
 
 
 def test_several_actions_are_listed(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:

@@ -10,6 +10,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
+from .conftest import listed, system_attribute_names
 from .redrive_helpers import dead_letter_pipe, queue_arn, redrive_policy
 
 TRACE = "Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1"
@@ -44,7 +45,7 @@ def test_set_empty_redrive_policy(fakesqs: FakeSQS, sqs: Any) -> None:
     sqs.set_queue_attributes(QueueUrl=source, Attributes={"RedrivePolicy": ""})
     attributes = sqs.get_queue_attributes(QueueUrl=source, AttributeNames=["All"])["Attributes"]
     assert "RedrivePolicy" not in attributes
-    assert sqs.list_dead_letter_source_queues(QueueUrl=dlq)["queueUrls"] == []
+    assert listed(sqs.list_dead_letter_source_queues(QueueUrl=dlq), "queueUrls") == []
     sqs.send_message(QueueUrl=source, MessageBody="stays")
     for _ in range(3):
         assert sqs.receive_message(QueueUrl=source, VisibilityTimeout=0)["Messages"]
@@ -61,13 +62,13 @@ def test_dead_letter_queue_message_attributes(fakesqs: FakeSQS, sqs: Any) -> Non
     )
     sqs.send_message(QueueUrl=source, MessageBody="message-2")
     wanted = {
-        "MessageSystemAttributeNames": [
+        **system_attribute_names(
             "ApproximateFirstReceiveTimestamp",
             "ApproximateReceiveCount",
             "SentTimestamp",
             "AWSTraceHeader",
             "DeadLetterQueueSourceArn",
-        ],
+        ),
         "MessageAttributeNames": ["All"],
         "MaxNumberOfMessages": 10,
     }
@@ -110,7 +111,7 @@ def test_dead_letter_queue_with_fifo_and_content_based_deduplication(
     sent = sqs.send_message(QueueUrl=source, MessageBody="test", MessageGroupId="g")
     assert sqs.receive_message(QueueUrl=source, VisibilityTimeout=0)["Messages"]
     assert "Messages" not in sqs.receive_message(QueueUrl=source)
-    moved = sqs.receive_message(QueueUrl=dlq, MessageSystemAttributeNames=["All"])["Messages"]
+    moved = sqs.receive_message(QueueUrl=dlq, **system_attribute_names("All"))["Messages"]
     assert [(m["MessageId"], m["Body"]) for m in moved] == [(sent["MessageId"], "test")]
     assert moved[0]["Attributes"]["MessageGroupId"] == "g"
     assert moved[0]["Attributes"]["DeadLetterQueueSourceArn"] == queue_arn(sqs, source)

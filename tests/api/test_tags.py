@@ -9,7 +9,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
-from .conftest import make_client
+from .conftest import make_client, wire_error
 
 
 def test_tag_untag_queue(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:
@@ -41,12 +41,11 @@ def error_of(call: Any, **kwargs: Any) -> dict[str, Any]:
 
 
 def test_tag_errors(fakesqs: FakeSQS, sqs: Any, queue_url: str) -> None:
-    assert error_of(sqs.tag_queue, QueueUrl=queue_url, Tags={}) == {
-        "Code": "MissingParameter",
-        "Message": "The request must contain the parameter Tags.",
-        "Type": "Sender",
-        "QueryErrorCode": "MissingRequiredParameterException",
-    }
+    assert error_of(sqs.tag_queue, QueueUrl=queue_url, Tags={}) == wire_error(
+        "MissingParameter",
+        "The request must contain the parameter Tags.",
+        "MissingRequiredParameterException",
+    )
     sqs.tag_queue(QueueUrl=queue_url, Tags={f"key{i}": "v" for i in range(30)})
     too_many = error_of(
         sqs.tag_queue, QueueUrl=queue_url, Tags={f"more{i}": "v" for i in range(21)}
