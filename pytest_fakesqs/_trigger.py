@@ -166,14 +166,15 @@ class TriggerDriver:
         return batch
 
     def _next_event_at(self) -> float | None:
-        queue = self.fake.broker.refresh(self.queue)
-        with queue.lock:
-            return queue.next_event_at()
+        broker = self.fake.broker
+        return broker.next_event_at(broker.refresh(self.queue))
 
     def _wait_for_work(self) -> str | None:
         """Nothing to receive now: move the clock to the next message, or say why we stop."""
-        queue = self.fake.broker.refresh(self.queue)
-        if queue.visible + queue.in_flight + queue.delayed == 0:
+        broker = self.fake.broker
+        queue = broker.refresh(self.queue)
+        feeding = broker.move_tasks.next_move_at(into=queue.key) is not None  # a redrive task
+        if queue.visible + queue.in_flight + queue.delayed == 0 and not feeding:
             return "drained"
         next_at = self._next_event_at()
         now = self.fake.clock.now()

@@ -164,6 +164,13 @@ class Broker:
             if deliveries or not (keep_polling or (moved and now < deadline)):
                 return deliveries
 
+    def next_event_at(self, queue: Queue) -> float | None:
+        """The next moment a message may become receivable in `queue`: one becoming visible, or
+        a move task's next move (which may bring one)."""
+        next_move = self.move_tasks.next_move_at(into=queue.key)
+        with queue.lock:
+            return _earliest(queue.next_event_at(), next_move)
+
     def _dead_letter_queue(self, queue: Queue) -> Queue | None:
         redrive = queue.settings.redrive
         return None if redrive is None else self._queues.get(redrive.dead_letter_queue)

@@ -354,3 +354,22 @@ def test_source_arn_must_be_an_arn(fakesqs: FakeSQS, sqs: Any, call: str) -> Non
     assert response["Error"] == invalid_parameter(
         "You must use this format to specify the SourceArn: arn:<partition>:<service>:<region>:<account-id>:<resource-id>"
     )
+
+
+def test_a_trigger_on_the_destination_keeps_running_while_a_task_feeds_it(
+    fakesqs: FakeSQS, sqs: Any, pipe: dict[str, str]
+) -> None:
+    """Replaying dead letters into a queue a Lambda consumes: the trigger waits on the clock for
+    the task's next move instead of stopping at the first empty receive."""
+    dead_letter(sqs, pipe["queue"], 3)
+    handled: list[str] = []
+
+    def handler(event: dict[str, Any], context: Any) -> None:
+        handled.extend(record["body"] for record in event["Records"])
+
+    started = fakesqs.now()
+    sqs.start_message_move_task(SourceArn=pipe["source_arn"], MaxNumberOfMessagesPerSecond=1)
+    report = fakesqs.trigger("source", handler, batch_size=1)
+    assert sorted(handled) == ["message-0", "message-1", "message-2"]
+    assert (report.stopped, report.messages_processed) == ("drained", 3)
+    assert (fakesqs.now() - started).total_seconds() == 2  # the last move, not a deadline
