@@ -73,9 +73,29 @@ def decode(request: WireRequest) -> DecodedRequest:
     return DecodedRequest(action, params)
 
 
-def _form_fields(request: WireRequest) -> dict[str, str]:
+class _Form(dict[str, str]):
+    """The request's parameters, with the N of every `prefix.N` / `prefix.N.*` name indexed
+    once, so un-flattening a 10-entry batch does not rescan every parameter per collection."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._indices: dict[str, set[int]] | None = None
+
+    def indices(self, base: str) -> list[int]:
+        if self._indices is None:
+            self._indices = {}
+            for key in self:
+                parts = key.split(".")
+                for position, part in enumerate(parts):
+                    if part.isdigit():
+                        prefix = ".".join(parts[:position])
+                        self._indices.setdefault(prefix, set()).add(int(part))
+        return sorted(self._indices.get(base, ()))
+
+
+def _form_fields(request: WireRequest) -> _Form:
     """URL query string, then the form body (which wins): AWS accepts parameters in either."""
-    fields: dict[str, str] = {}
+    fields = _Form()
     try:
         for text in (urlsplit(request.url).query, request.body.decode("utf-8")):
             fields.update(
@@ -101,7 +121,7 @@ def _join(prefix: str, name: str) -> str:
     return f"{prefix}.{name}" if prefix else name
 
 
-def _read_members(shape: StructureShape, prefix: str, fields: dict[str, str]) -> dict[str, Any]:
+def _read_members(shape: StructureShape, prefix: str, fields: _Form) -> dict[str, Any]:
     params: dict[str, Any] = {}
     for name, member in shape.members.items():
         value = _read_member(name, member, prefix, fields)
@@ -110,14 +130,14 @@ def _read_members(shape: StructureShape, prefix: str, fields: dict[str, str]) ->
     return params
 
 
-def _read_member(name: str, shape: Shape, prefix: str, fields: dict[str, str]) -> Any:
+def _read_member(name: str, shape: Shape, prefix: str, fields: _Form) -> Any:
     if isinstance(shape, ListShape):
         if fields.get(_join(prefix, name)) == "":
             return []  # botocore sends `Name=` for an empty list
         base = _join(prefix, _list_element(name, shape))
         if not shape.serialization.get("flattened"):
             base = _join(_join(prefix, name), LIST_ELEMENTS.get(shape.name, "member"))
-        items = [_read_value(shape.member, f"{base}.{i}", fields) for i in _indices(base, fields)]
+        items = [_read_value(shape.member, f"{base}.{i}", fields) for i in fields.indices(base)]
         return [item for item in items if item is not None] if items else None
     if isinstance(shape, MapShape):
         entry = _map_entry(name, shape)
@@ -128,11 +148,9 @@ def _read_member(name: str, shape: Shape, prefix: str, fields: dict[str, str]) -
     return _read_value(shape, _join(prefix, name), fields)
 
 
-def _read_map(
-    shape: MapShape, base: str, entry: MapEntry, fields: dict[str, str]
-) -> dict[str, Any] | None:
+def _read_map(shape: MapShape, base: str, entry: MapEntry, fields: _Form) -> dict[str, Any] | None:
     result: dict[str, Any] = {}
-    for index in _indices(base, fields):
+    for index in fields.indices(base):
         key_name = f"{base}.{index}.{entry.key}"
         value_name = f"{base}.{index}.{entry.value}"
         key = fields.get(key_name)
@@ -147,7 +165,7 @@ def _read_map(
     return result or None
 
 
-def _read_value(shape: Shape, name: str, fields: dict[str, str]) -> Any:
+def _read_value(shape: Shape, name: str, fields: _Form) -> Any:
     if isinstance(shape, StructureShape):
         return _read_members(shape, name, fields) or None
     if isinstance(shape, ListShape | MapShape):
@@ -170,18 +188,6 @@ def _scalar(type_name: str, text: str) -> Any:
     if type_name == "boolean" and text.lower() in ("true", "false"):
         return text.lower() == "true"
     return text  # strings, and blobs which stay base64 as in JSON
-
-
-def _indices(base: str, fields: dict[str, str]) -> list[int]:
-    """The N of every `base.N` / `base.N.*` parameter, in numeric order."""
-    start = len(base) + 1
-    found: set[int] = set()
-    for key in fields:
-        if key.startswith(base) and key[start - 1 : start] == ".":
-            head = key[start:].split(".", 1)[0]
-            if head.isdigit():
-                found.add(int(head))
-    return sorted(found)
 
 
 def _list_element(member_name: str, shape: ListShape) -> str:
