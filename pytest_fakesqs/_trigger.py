@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from .api import messages
+from .api import receiving
 from .engine import Delivery, Message, Queue
 from .engine.errors import MalformedReceiptHandle, StaleReceiptHandle
 
@@ -210,7 +210,7 @@ class TriggerDriver:
             if delivery.message.message_id in failed:
                 continue
             try:
-                self.fake.broker.delete(self.queue, delivery.receipt_handle)
+                self.fake.broker.delete(self.queue, delivery.receipt_handle, in_flight_only=True)
             except (MalformedReceiptHandle, StaleReceiptHandle):
                 continue  # the visibility timeout ran out during the job: it comes back
             self.report.messages_processed += 1
@@ -241,7 +241,7 @@ class TriggerDriver:
         service = self.fake.service
         arn = service.addressing.queue_arn(self.queue.key)
         rendered = [
-            messages.render_delivery(service, delivery, {"All"}, ["All"]) for delivery in batch
+            receiving.render_delivery(service, delivery, {"All"}, ["All"]) for delivery in batch
         ]
         if self.shape == "ymq":
             return {"messages": [self._ymq_message(arn, wire) for wire in rendered]}

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import batch, dead_letter_sources, messages, move_tasks, permissions, queues, tags
+from . import (
+    batch,
+    dead_letter_sources,
+    messages,
+    move_tasks,
+    permissions,
+    queues,
+    receipts,
+    receiving,
+    tags,
+)
 
 if TYPE_CHECKING:
     from .service import Handler
@@ -19,10 +29,10 @@ ACTIONS: dict[str, Handler] = {
     "PurgeQueue": queues.purge_queue,
     "SendMessage": messages.send_message,
     "SendMessageBatch": batch.send_message_batch,
-    "ReceiveMessage": messages.receive_message,
-    "DeleteMessage": messages.delete_message,
+    "ReceiveMessage": receiving.receive_message,
+    "DeleteMessage": receipts.delete_message,
     "DeleteMessageBatch": batch.delete_message_batch,
-    "ChangeMessageVisibility": messages.change_message_visibility,
+    "ChangeMessageVisibility": receipts.change_message_visibility,
     "ChangeMessageVisibilityBatch": batch.change_message_visibility_batch,
     "AddPermission": permissions.add_permission,
     "RemovePermission": permissions.remove_permission,

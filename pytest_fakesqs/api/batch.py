@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Queue
-from . import messages
+from . import messages, receipts
 from .context import RequestContext
 from .errors import Err, SqsError
 from .params import get_int, get_list
@@ -117,7 +117,7 @@ def delete_message_batch(
     entries = check_entries(service, params, "DeleteMessageBatch")
 
     def one(entry: dict[str, Any]) -> dict[str, Any]:
-        messages.delete_one(service, queue, _handle(entry))
+        receipts.delete_one(service, queue, _handle(entry))
         return {}
 
     return _fan_out(entries, one)
@@ -130,7 +130,7 @@ def change_message_visibility_batch(
     entries = check_entries(service, params, "ChangeMessageVisibilityBatch")
 
     def one(entry: dict[str, Any]) -> dict[str, Any]:
-        messages.change_one(service, queue, _handle(entry), get_int(entry, "VisibilityTimeout"))
+        receipts.change_one(service, queue, _handle(entry), get_int(entry, "VisibilityTimeout"))
         return {}
 
     return _fan_out(entries, one)

@@ -21,6 +21,8 @@ class RequestContext:
     protocol: Protocol = "json"
     # The access key id from the SigV4 credential scope, when the request was signed.
     access_key: str | None = None
+    # The X-Amzn-Trace-Id header (X-Ray): SQS stores it as a sent message's AWSTraceHeader.
+    trace_header: str | None = None
 
     def endpoint(self) -> str:
         return self.base_url or f"https://sqs.{self.region}.amazonaws.com"

@@ -129,15 +129,16 @@ def to_wire(attributes: AttributeValues) -> dict[str, dict[str, str]]:
 
 
 def select(attributes: AttributeValues, requested: list[str]) -> dict[str, tuple[str, str | bytes]]:
-    """ReceiveMessage's MessageAttributeNames: names, `All`, `.*` or prefixes `foo.*`."""
+    """ReceiveMessage's MessageAttributeNames: names, `All`, `*`, `.*` or prefixes `foo.*`."""
     if not requested or not attributes:
         return {}
-    if "All" in requested or ".*" in requested:
+    if "All" in requested or ".*" in requested or "*" in requested:
         return dict(attributes)
     chosen: dict[str, tuple[str, str | bytes]] = {}
     for name, value in attributes.items():
         for pattern in requested:
-            if name == pattern or (pattern.endswith(".*") and name.startswith(pattern[:-1])):
+            # "Hel.*" selects every name starting with "Hel" (recorded: Hello and Help.Me).
+            if name == pattern or (pattern.endswith(".*") and name.startswith(pattern[:-2])):
                 chosen[name] = value
                 break
     return chosen

@@ -145,6 +145,23 @@ def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
     return value
 
 
+def reconcile_encryption(requested: Mapping[str, str], merged: dict[str, str]) -> None:
+    """KMS SSE and SQS-managed SSE exclude each other: enabling one turns the other off, and
+    asking for both in one call is refused with AWS's recorded text."""
+    kms_requested = bool(requested.get("KmsMasterKeyId"))
+    if kms_requested and requested.get("SqsManagedSseEnabled") == "true":
+        raise SqsError(
+            Err.InvalidAttributeName,
+            "You can use one type of server-side encryption (SSE) at one time. You can either "
+            "enable KMS SSE or SQS SSE.",
+        )
+    if kms_requested:
+        merged["SqsManagedSseEnabled"] = "false"
+    elif requested.get("SqsManagedSseEnabled") == "true":
+        merged.pop("KmsMasterKeyId", None)
+        merged.pop("KmsDataKeyReusePeriodSeconds", None)
+
+
 def settings_from(
     attributes: Mapping[str, str],
     *,

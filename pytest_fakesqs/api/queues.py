@@ -94,7 +94,9 @@ def _create(
         queue = service.broker.create_queue(key, settings)
     except QueueAlreadyExists:  # created concurrently with identical attributes
         return {"QueueUrl": service.queue_url(ctx, service.broker.get(key))}
-    queue.meta["attributes"] = {**qa.defaults(fifo=fifo, limits=service.limits), **attributes}
+    stored = {**qa.defaults(fifo=fifo, limits=service.limits), **attributes}
+    qa.reconcile_encryption(attributes, stored)
+    queue.meta["attributes"] = {name: value for name, value in stored.items() if value != ""}
     queue.meta["tags"] = {str(k): str(v) for k, v in tags.items()}
     queue.meta["last_modified_at"] = now
     queue.meta["account_id"] = ctx.account_id
@@ -221,7 +223,11 @@ def set_queue_attributes(
     for name, value in attributes.items():
         if value == "" and qa.rules_for(service.limits)[name].default is None:
             merged.pop(name, None)  # an empty policy clears it
+    qa.reconcile_encryption(attributes, merged)
     settings = service.settings_for(merged, fifo=fifo, key=queue.key)
+    # AWS keeps the deduplication scope a queue was created with, whatever the attribute says
+    # later (recorded: test_fifo_change_to_high_throughput_after_creation and its reverse).
+    settings.dedup_scope = queue.settings.dedup_scope
     with queue.lock:
         queue.settings = settings
         queue.meta["attributes"] = merged

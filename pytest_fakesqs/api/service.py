@@ -6,8 +6,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
-from . import messages, redrive, ymq
 from . import queue_attributes as qa
+from . import receiving, redrive, ymq
 from . import tags as tag_rules
 from .addressing import Addressing, AwsAddressing, YmqAddressing
 from .context import Flavor, RequestContext
@@ -74,9 +74,10 @@ class SqsService:
             int(queue.meta.get("last_modified_at", queue.created_at))
         )
         attributes["QueueArn"] = self.addressing.queue_arn(queue.key)
-        if "KmsMasterKeyId" in attributes:
-            attributes["SqsManagedSseEnabled"] = "false"
+        if attributes.get("KmsMasterKeyId"):
             attributes.setdefault("KmsDataKeyReusePeriodSeconds", "300")
+        else:  # the reuse period shows only while a KMS key is set
+            attributes.pop("KmsDataKeyReusePeriodSeconds", None)
         return dict(sorted(attributes.items()))
 
     def settings_for(
@@ -126,4 +127,4 @@ class SqsService:
     def render_delivery(
         self, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]
     ) -> dict[str, Any]:
-        return messages.render_delivery(self, delivery, wanted_system, wanted_attributes)
+        return receiving.render_delivery(self, delivery, wanted_system, wanted_attributes)

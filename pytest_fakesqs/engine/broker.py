@@ -127,8 +127,14 @@ class Broker:
         max_messages: int = 1,
         visibility_timeout: float | None = None,
         wait_seconds: float = 0.0,
+        attempt_id: str | None = None,
     ) -> list[Delivery]:
-        """Receive up to `max_messages`, long-polling up to `wait_seconds` on the clock."""
+        """Receive up to `max_messages`, long-polling up to `wait_seconds` on the clock.
+
+        On a FIFO queue, `attempt_id` (ReceiveRequestAttemptId) replays the messages and
+        receipt handles of an earlier receive with the same id, within 5 minutes, as long as
+        none of them was modified since.
+        """
         timeout = (
             queue.settings.visibility_timeout
             if visibility_timeout is None
@@ -147,9 +153,15 @@ class Broker:
             with queue.lock:
                 now = self.clock.now()
                 queue.apply_due(now)
+                if attempt_id is not None and queue.settings.fifo:
+                    replayed = queue.replay(attempt_id, timeout, now)
+                    if replayed is not None:
+                        return replayed
                 deliveries, moved = queue.take(
                     max_messages, timeout, now, may_move=dead_letter_queue is not None
                 )
+                if deliveries and attempt_id is not None and queue.settings.fifo:
+                    queue.attempts.remember(attempt_id, deliveries, now)
                 keep_polling = (
                     not deliveries
                     and not moved
@@ -224,12 +236,15 @@ class Broker:
                 listener(source, target, moved)
         return moved
 
-    def delete(self, queue: Queue, handle: str) -> Message:
+    def delete(self, queue: Queue, handle: str, *, in_flight_only: bool = False) -> Message:
+        """Delete by receipt handle. On a standard queue an expired handle that is still the
+        message's latest deletes it too (AWS), unless `in_flight_only` (a trigger whose job
+        outlived the visibility timeout models a poller that already took the message back)."""
         self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
-            return queue.delete(handle, now)
+            return queue.delete(handle, now, in_flight_only=in_flight_only)
 
     def change_visibility(self, queue: Queue, handle: str, timeout: float) -> Message:
         self.move_tasks.catch_up(self.clock.now())

@@ -50,6 +50,7 @@ class Message:
         "group_id",
         "history",
         "key",
+        "last_handle",
         "message_id",
         "receipt_handle",
         "receive_count",
@@ -94,6 +95,8 @@ class Message:
         self.receive_count = 0
         self.received_at = sent_at  # the latest receive, for the 12-hour visibility cap
         self.receipt_handle: str | None = None
+        # The newest handle issued, kept after it expires: a standard queue still deletes by it.
+        self.last_handle: str | None = None
         self.state = State.VISIBLE
         self.generation = 0  # bumped on every transition, so stale heap entries are recognised
         self.sequence = 0  # queue-local arrival order

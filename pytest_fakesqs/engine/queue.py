@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from .attempts import ReceiveAttempts
 from .clock import Clock
 from .errors import (
     MalformedReceiptHandle,
@@ -68,6 +69,7 @@ class Queue:
         self._dedup: dict[tuple[str | None, str], tuple[Message, float]] = {}
         self._dedup_expiry: list[tuple[float, tuple[str | None, str]]] = []
         self._sequence = itertools.count(1)
+        self.attempts = ReceiveAttempts()  # FIFO ReceiveRequestAttemptId
         self.visible = 0
         self.in_flight = 0
         self.delayed = 0
@@ -107,6 +109,7 @@ class Queue:
             entry = self._dedup.get(dedup_key)
             if entry is not None and entry[1] <= now:
                 del self._dedup[dedup_key]
+        self.attempts.expire(now)
 
     def next_event_at(self) -> float | None:
         """The next moment a message becomes visible (for long polls and advance_to_next_event)."""
@@ -251,20 +254,15 @@ class Queue:
             group = self.groups.pop_available()
             if group is None:
                 break
-            for message in list(group.messages):
+            room = 1 if self.settings.one_message_per_group else max_messages - len(deliveries)
+            for message in group.receivable(room):
                 self.work += 1
-                if message.state is State.GONE:
-                    continue
-                if message.state is not State.VISIBLE or len(deliveries) >= max_messages:
-                    break
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
                     self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
                 group.in_flight += 1
-                if self.settings.one_message_per_group:
-                    break
             self.groups.settle_group(group)
         return deliveries, moved
 
@@ -320,15 +318,33 @@ class Queue:
                     return message
                 heapq.heappop(ready)  # a stale entry: drop it, as take() would
             return None
-        group = self.groups.pop_available()
-        if group is None:
-            return None
-        self.groups.offer(group)  # peeking must not take the group out of the ready-heap
-        return group.head()
+        group = self.groups.peek_available()  # peeking keeps the group's turn
+        return None if group is None else group.head()
 
     def take_out(self, message: Message, event: Event, now: float, detail: str = "") -> None:
         """Remove a live message that leaves for another queue (a move task's move)."""
         self._remove(message, event, now, detail)
+
+    def replay(
+        self, attempt_id: str, visibility_timeout: float, now: float
+    ) -> list[Delivery] | None:
+        """An earlier receive's deliveries (same handles) with their visibility timeout reset;
+        None when there is none or it was modified since, so the caller receives afresh."""
+        attempt = self.attempts.unmodified(attempt_id, now)
+        if attempt is None:
+            return None
+        for index, delivery in enumerate(attempt.deliveries):
+            message = delivery.message
+            self.work += 1
+            message.generation += 1
+            message.visible_at = now + visibility_timeout
+            heapq.heappush(
+                self._in_flight,
+                (message.visible_at, message.sequence, message.generation, message),
+            )
+            message.record(now, Event.RECEIVED, f"replayed handle …{delivery.receipt_handle[-8:]}")
+            attempt.generations[index] = message.generation
+        return list(attempt.deliveries)
 
     def _deliver(self, message: Message, visibility_timeout: float, now: float) -> Delivery:
         handle = new_handle(self.uid, message.key)
@@ -338,6 +354,7 @@ class Queue:
         if message.first_received_at is None:
             message.first_received_at = now
         message.receipt_handle = handle
+        message.last_handle = handle
         message.received_at = now
         message.visible_at = now + visibility_timeout
         self.visible -= 1
@@ -358,10 +375,23 @@ class Queue:
             raise MalformedReceiptHandle(handle)
         raise StaleReceiptHandle(handle, message_exists=decoded[1] in self.store.by_id)
 
-    def delete(self, handle: str, now: float) -> Message:
-        message = self.lookup_in_flight(handle)
+    def delete(self, handle: str, now: float, *, in_flight_only: bool = False) -> Message:
+        message = self.store.by_handle.get(handle)
+        if message is None and not self.settings.fifo and not in_flight_only:
+            message = self._expired_but_latest(handle)
+        if message is None:
+            message = self.lookup_in_flight(handle)  # raises the precise error
         self._remove(message, Event.DELETED, now)
         return message
+
+    def _expired_but_latest(self, handle: str) -> Message | None:
+        """Standard queues: an expired handle still deletes its message, unless the message was
+        received again since (AWS: "you must provide the most recently received handle")."""
+        decoded = decode_handle(handle)
+        if decoded is None or decoded[0] != self.uid:
+            return None
+        message = self.store.by_id.get(decoded[1])
+        return message if message is not None and message.last_handle == handle else None
 
     def change_visibility(self, handle: str, timeout: float, now: float) -> Message:
         message = self.lookup_in_flight(handle)
@@ -387,6 +417,10 @@ class Queue:
         self._delayed.clear()
         self._in_flight.clear()
         self._expiry.clear()
+        # A purge also forgets deduplication ids and receive attempts (AWS behaviour).
+        self._dedup.clear()
+        self._dedup_expiry.clear()
+        self.attempts.clear()
         if self.groups is not None:
             self.groups.clear()
         self.last_purge_at = now

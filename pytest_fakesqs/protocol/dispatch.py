@@ -82,6 +82,7 @@ class WireHandler:
             base_url=base_url,
             protocol="query" if protocol == "query" else "json",
             access_key=access_key,
+            trace_header=request.headers.get("x-amzn-trace-id") or None,
         )
         if len(self._contexts) < _MAX_CACHED_CONTEXTS:
             self._contexts[cache_key] = ctx

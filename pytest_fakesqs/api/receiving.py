@@ -1,0 +1,128 @@
+"""ReceiveMessage: parameter rules, ReceiveRequestAttemptId, and rendering each delivery."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ..engine import Delivery, QueueOverLimit
+from . import message_attributes as ma
+from .context import RequestContext
+from .errors import Err, SqsError, invalid_parameter
+from .md5 import md5_of_attributes, md5_of_body
+from .params import get_int, get_str, get_str_list
+
+if TYPE_CHECKING:
+    from .service import SqsService
+
+# Alphanumeric and punctuation, 1 to 128 (the rule of every FIFO token).
+_ATTEMPT_ID = re.compile(r"^[!-~]{1,128}$")
+SYSTEM_ATTRIBUTE_NAMES = (
+    "SenderId",
+    "SentTimestamp",
+    "ApproximateReceiveCount",
+    "ApproximateFirstReceiveTimestamp",
+    "SequenceNumber",
+    "MessageDeduplicationId",
+    "MessageGroupId",
+    "AWSTraceHeader",
+    "DeadLetterQueueSourceArn",
+)
+
+
+def receive_message(
+    service: SqsService, params: dict[str, Any], ctx: RequestContext
+) -> dict[str, Any]:
+    queue = service.resolve_queue(params, ctx)
+    max_messages = get_int(params, "MaxNumberOfMessages")
+    if max_messages is not None and not 1 <= max_messages <= 10:
+        raise invalid_parameter(
+            "MaxNumberOfMessages", max_messages, "Must be between 1 and 10, if provided."
+        )
+    visibility = get_int(params, "VisibilityTimeout")
+    limit = service.limits.max_visibility_timeout
+    if visibility is not None and not 0 <= visibility <= limit:
+        raise invalid_parameter(
+            "VisibilityTimeout", visibility, f"Must be >= 0 and <= {limit}, if provided."
+        )
+    wait = get_int(params, "WaitTimeSeconds")
+    max_wait = service.limits.max_wait_seconds
+    if wait is not None and not 0 <= wait <= max_wait:
+        raise invalid_parameter(
+            "WaitTimeSeconds", wait, f"Must be >= 0 and <= {max_wait}, if provided."
+        )
+    if wait is None:
+        wait = int(service.current_attributes(queue).get("ReceiveMessageWaitTimeSeconds", "0"))
+    attempt_id = get_str(params, "ReceiveRequestAttemptId")
+    if attempt_id is not None and not _ATTEMPT_ID.match(attempt_id):
+        raise invalid_parameter(
+            "ReceiveRequestAttemptId",
+            attempt_id,
+            "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.",
+        )
+    # The deprecated AttributeNames and its successor are merged, as AWS does.
+    wanted_system = set(get_str_list(params, "AttributeNames")) | set(
+        get_str_list(params, "MessageSystemAttributeNames")
+    )
+    wanted_attributes = get_str_list(params, "MessageAttributeNames")
+    try:
+        deliveries = service.broker.receive(
+            queue,
+            max_messages or 1,
+            None if visibility is None else float(visibility),
+            float(wait),
+            attempt_id=attempt_id,
+        )
+    except QueueOverLimit as exc:
+        raise SqsError(
+            Err.OverLimit, f"Too many messages in flight: the limit is {exc.limit}."
+        ) from None
+    messages = [service.render_delivery(d, wanted_system, wanted_attributes) for d in deliveries]
+    return {"Messages": messages} if messages else {}
+
+
+def render_delivery(
+    service: SqsService, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]
+) -> dict[str, Any]:
+    message = delivery.message
+    rendered: dict[str, Any] = {
+        "MessageId": message.message_id,
+        "ReceiptHandle": delivery.receipt_handle,
+        "MD5OfBody": md5_of_body(message.body),
+        "Body": message.body,
+    }
+    if wanted_system:
+        chosen = _system_values(service, delivery, wanted_system)
+        if chosen:
+            rendered["Attributes"] = chosen
+    if message.attributes:
+        selected = ma.select(message.attributes, wanted_attributes)
+        if selected:
+            rendered["MD5OfMessageAttributes"] = md5_of_attributes(selected)
+            rendered["MessageAttributes"] = ma.to_wire(selected)
+    return rendered
+
+
+def _system_values(service: SqsService, delivery: Delivery, wanted: set[str]) -> dict[str, str]:
+    message = delivery.message
+    system = message.system or {}
+    values: dict[str, str] = {
+        "SenderId": str(system.get("SenderId", "")),
+        "SentTimestamp": str(int(message.sent_at * 1000)),
+        "ApproximateReceiveCount": str(delivery.receive_count),
+        "ApproximateFirstReceiveTimestamp": str(int(delivery.first_received_at * 1000)),
+    }
+    if message.sequence_number is not None:
+        values["SequenceNumber"] = message.sequence_number
+    if message.group_id is not None:
+        values["MessageGroupId"] = message.group_id
+    if message.dedup_id is not None and message.sequence_number is not None:
+        values["MessageDeduplicationId"] = message.dedup_id
+    if "AWSTraceHeader" in system:
+        values["AWSTraceHeader"] = system["AWSTraceHeader"]
+    source = system.get("dead_letter_source")
+    if source is not None:
+        values["DeadLetterQueueSourceArn"] = service.addressing.queue_arn(source)
+    if "All" in wanted:
+        return values
+    return {name: value for name, value in values.items() if name in wanted}
