@@ -67,7 +67,13 @@ def _fan_out(
             successful.append({"Id": entry["Id"], **one(entry)})
         except SqsError as error:
             failed.append(_failed(entry["Id"], error))
-    return {"Successful": successful, "Failed": failed}
+    # AWS leaves an empty list out of the answer (recorded: a batch with no failures).
+    result: dict[str, Any] = {}
+    if successful:
+        result["Successful"] = successful
+    if failed:
+        result["Failed"] = failed
+    return result
 
 
 def send_message_batch(
@@ -75,10 +81,21 @@ def send_message_batch(
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     entries = check_entries(service, params, "SendMessageBatch")
-    if queue.settings.fifo and any(e.get("MessageGroupId") is None for e in entries):
-        raise SqsError(
-            Err.InvalidParameterValue, "The request must contain the parameter MessageGroupId."
-        )
+    if queue.settings.fifo:
+        # Missing FIFO ids fail the whole batch, not one entry (recorded AWS behaviour).
+        if any(e.get("MessageGroupId") is None for e in entries):
+            raise SqsError(
+                Err.InvalidParameterValue, "The request must contain the parameter MessageGroupId."
+            )
+        content_based = service.current_attributes(queue).get("ContentBasedDeduplication")
+        if content_based != "true" and any(
+            e.get("MessageDeduplicationId") is None for e in entries
+        ):
+            raise SqsError(
+                Err.InvalidParameterValue,
+                "The queue should either have ContentBasedDeduplication enabled or "
+                "MessageDeduplicationId provided explicitly",
+            )
     total = sum(_entry_size(e) for e in entries)
     if total > service.limits.max_batch_bytes:
         raise SqsError(
