@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 
 # Alphanumeric and punctuation, 1 to 128 (the rule of every FIFO token).
 _ATTEMPT_ID = re.compile(r"^[!-~]{1,128}$")
+OVER_LIMIT_TEXT = (
+    "Too many messages have been received without being deleted.\n"
+    "Please delete your received messages or let them timeout before receiving more."
+)
 SYSTEM_ATTRIBUTE_NAMES = (
     "SenderId",
     "SentTimestamp",
@@ -73,10 +77,9 @@ def receive_message(
             float(wait),
             attempt_id=attempt_id,
         )
-    except QueueOverLimit as exc:
-        raise SqsError(
-            Err.OverLimit, f"Too many messages in flight: the limit is {exc.limit}."
-        ) from None
+    except QueueOverLimit:
+        # AWS's text, as seen in a real ErrorResponse (aws-sdk issue reports), line break included.
+        raise SqsError(Err.OverLimit, OVER_LIMIT_TEXT) from None
     messages = [service.render_delivery(d, wanted_system, wanted_attributes) for d in deliveries]
     return {"Messages": messages} if messages else {}
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import re
 import threading
@@ -66,6 +67,12 @@ class WireHandler:
         return record
 
     def context(self, request: WireRequest, protocol: str) -> RequestContext:
+        ctx = self._shared_context(request, protocol)
+        # The X-Ray trace header differs on every request, so it stays out of the cache.
+        trace_header = request.headers.get("x-amzn-trace-id")
+        return dataclasses.replace(ctx, trace_header=trace_header) if trace_header else ctx
+
+    def _shared_context(self, request: WireRequest, protocol: str) -> RequestContext:
         match = _CREDENTIAL.search(request.headers.get("authorization", ""))
         region = match.group(2) if match else self.region
         access_key = match.group(1) if match else None
@@ -82,7 +89,6 @@ class WireHandler:
             base_url=base_url,
             protocol="query" if protocol == "query" else "json",
             access_key=access_key,
-            trace_header=request.headers.get("x-amzn-trace-id") or None,
         )
         if len(self._contexts) < _MAX_CACHED_CONTEXTS:
             self._contexts[cache_key] = ctx
