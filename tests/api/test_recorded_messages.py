@@ -8,7 +8,15 @@ import pytest
 
 from pytest_fakesqs import FakeSQS
 
-from .recorded import Recording
+from .recorded import Recording, system_names_parameter
+
+MODERN = "MessageSystemAttributeNames"
+
+
+def needs_system_attribute_names(client: Any) -> None:
+    if system_names_parameter(client) != MODERN:
+        pytest.skip("this botocore predates MessageSystemAttributeNames")
+
 
 MAX_SIZE = 1_048_576
 ATTRIBUTE = {"k": {"DataType": "String", "StringValue": "x"}}
@@ -249,6 +257,8 @@ def test_receive_message_message_attribute_names_filters(sqs: Any) -> None:
 
 @pytest.mark.parametrize("parameter", ["AttributeNames", "MessageSystemAttributeNames"])
 def test_receive_message_attribute_names_filters(sqs: Any, parameter: str) -> None:
+    if parameter == MODERN:
+        needs_system_attribute_names(sqs)
     name = "attribute" if parameter == "AttributeNames" else "message_system_attribute"
     rec = Recording(f"test_receive_message_{name}_names_filters[{{p}}]", sqs)
     url = sqs.create_queue(QueueName="system", Attributes={"VisibilityTimeout": "0"})["QueueUrl"]
@@ -271,6 +281,7 @@ def test_receive_message_attribute_names_filters(sqs: Any, parameter: str) -> No
 
 
 def test_message_system_attribute_names_with_attribute_names(sqs: Any) -> None:
+    needs_system_attribute_names(sqs)
     rec = Recording("test_message_system_attribute_names_with_attribute_names[{p}]", sqs)
     url = sqs.create_queue(QueueName="both", Attributes={"VisibilityTimeout": "0"})["QueueUrl"]
     sqs.send_message(QueueUrl=url, MessageBody="msg")
@@ -305,7 +316,7 @@ def test_aws_trace_header_propagation(fakesqs: FakeSQS, sqs: Any, queue_url: str
     received = sqs.receive_message(
         QueueUrl=queue_url,
         MessageAttributeNames=["All"],
-        MessageSystemAttributeNames=["AWSTraceHeader", "SentTimestamp"],
+        **{system_names_parameter(sqs): ["AWSTraceHeader", "SentTimestamp"]},
     )
     rec.match("xray-msg", received["Messages"][0])
     rec.verify()
@@ -319,7 +330,7 @@ def test_fair_queue_with_message_group_id(sqs: Any, queue_url: str) -> None:
     )
     rec.match(
         "get-message-with-deduplication-id",
-        sqs.receive_message(QueueUrl=queue_url, MessageSystemAttributeNames=["All"]),
+        sqs.receive_message(QueueUrl=queue_url, **{system_names_parameter(sqs): ["All"]}),
     )
     rec.verify()
 
