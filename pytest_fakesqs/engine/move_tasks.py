@@ -125,12 +125,13 @@ class MoveTaskRunner:
 
     def next_move_at(self, into: QueueKey | None = None) -> float | None:
         """The next due move (into `into`, or a task whose messages go back to their origins)."""
-        moments = [
-            moment
-            for task in self._active
-            if into is None or task.destination in (None, into)
-            if (moment := task.next_move_at()) is not None
-        ]
+        with self._lock:
+            moments = [
+                moment
+                for task in self._active
+                if into is None or task.destination in (None, into)
+                if (moment := task.next_move_at()) is not None
+            ]
         return min(moments) if moments else None
 
     def catch_up(self, now: float) -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pytest_fakesqs.engine import (
     DEFAULT_RATE,
@@ -155,3 +157,29 @@ def test_cost_per_move_does_not_grow_with_the_backlog() -> None:
         return dlq.work - before
 
     assert work_for(20) == work_for(200) > 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    count=st.integers(min_value=0, max_value=12),
+    rate=st.one_of(st.none(), st.integers(min_value=1, max_value=500)),
+    # Steps in 1/64 s are exact at epoch magnitudes, so the check below has no rounding to argue.
+    steps=st.lists(st.integers(min_value=0, max_value=192).map(lambda n: n / 64), max_size=12),
+)
+def test_moves_follow_the_rate_whatever_the_steps(
+    count: int, rate: int | None, steps: list[float]
+) -> None:
+    """Property: after any sequence of clock steps, exactly the moves due by now have happened
+    (message k at start + k / rate), nothing is lost or duplicated, and status follows."""
+    broker, _, dlq, destination = dead_letter_pipe(count)
+    task = broker.move_tasks.start(dlq, destination.key, rate=rate)
+    for step in steps:
+        broker.clock.advance(step)
+        broker.refresh(dlq)
+        elapsed = broker.clock.now() - task.started_at
+        due = min(count, int(elapsed * task.rate) + 1)
+        assert task.moved == due
+        assert broker.refresh(destination).visible == due
+        assert broker.refresh(dlq).visible == count - due
+        expected = MoveStatus.COMPLETED if due == count else MoveStatus.RUNNING
+        assert task.status is expected
