@@ -22,7 +22,8 @@ from .move_tasks import (
     TaskAlreadyRunning,
     TaskNotRunning,
 )
-from .queue import Delivery, Queue, SendResult
+from .queue import Queue
+from .results import Delivery, SendResult
 from .settings import DEDUP_WINDOW, MAX_VISIBILITY, QueueKey, QueueSettings, RedriveTarget
 
 __all__ = [

@@ -10,7 +10,7 @@ from .message import State
 from .settings import DEDUP_WINDOW
 
 if TYPE_CHECKING:
-    from .queue import Delivery
+    from .results import Delivery
 
 
 @dataclass(slots=True)

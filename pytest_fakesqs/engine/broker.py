@@ -13,7 +13,8 @@ from .faults import FaultPlan
 from .handles import new_message_id
 from .message import Event, Message, State
 from .move_tasks import MoveTaskRunner
-from .queue import Delivery, Queue, SendResult
+from .queue import Queue
+from .results import Delivery, SendResult
 from .settings import QueueKey, QueueSettings
 
 DeadLetterListener = Callable[[Queue, Queue, Message], None]

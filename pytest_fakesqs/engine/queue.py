@@ -9,11 +9,11 @@ import heapq
 import itertools
 import threading
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from .attempts import ReceiveAttempts
 from .clock import Clock
+from .dedup import DedupWindow
 from .errors import (
     MalformedReceiptHandle,
     QueueOverLimit,
@@ -24,29 +24,14 @@ from .faults import FaultPlan
 from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
 from .message import Event, Message, State
-from .settings import DEDUP_WINDOW, MAX_VISIBILITY, QueueKey, QueueSettings
+from .results import Delivery
+from .settings import MAX_VISIBILITY, QueueKey, QueueSettings
 from .storage import SlotStore
 
 _queue_uids = itertools.count(1)
 _FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
 
 TimedEntry = tuple[float, int, int, Message]  # (moment, sequence, generation, message)
-
-
-@dataclass(frozen=True, slots=True)
-class Delivery:
-    """A snapshot of one received message, safe to read after the queue lock is released."""
-
-    message: Message
-    receipt_handle: str
-    receive_count: int
-    first_received_at: float
-
-
-@dataclass(frozen=True, slots=True)
-class SendResult:
-    message: Message
-    duplicate: bool  # FIFO: the dedup id was seen in the last 5 minutes; nothing was enqueued
 
 
 class Queue:
@@ -66,8 +51,7 @@ class Queue:
         self._delayed: list[TimedEntry] = []
         self._in_flight: list[TimedEntry] = []
         self._expiry: list[tuple[float, int, Message]] = []  # (enqueued_at, sequence, message)
-        self._dedup: dict[tuple[str | None, str], tuple[Message, float]] = {}
-        self._dedup_expiry: list[tuple[float, tuple[str | None, str]]] = []
+        self.dedup = DedupWindow()  # FIFO MessageDeduplicationId
         self._sequence = itertools.count(1)
         self.attempts = ReceiveAttempts()  # FIFO ReceiveRequestAttemptId
         self.visible = 0
@@ -103,12 +87,7 @@ class Queue:
             self.work += 1
             if message.state is not State.GONE and message.enqueued_at == enqueued_at:
                 self._remove(message, Event.EXPIRED, enqueued_at + retention)
-        dedup_expiry = self._dedup_expiry
-        while dedup_expiry and dedup_expiry[0][0] <= now:
-            _expires_at, dedup_key = heapq.heappop(dedup_expiry)
-            entry = self._dedup.get(dedup_key)
-            if entry is not None and entry[1] <= now:
-                del self._dedup[dedup_key]
+        self.dedup.expire(now)
         self.attempts.expire(now)
 
     def next_event_at(self) -> float | None:
@@ -193,15 +172,12 @@ class Queue:
 
     def find_duplicate(self, group_id: str | None, dedup_id: str, now: float) -> Message | None:
         scope = group_id if self.settings.dedup_scope == "messageGroup" else None
-        entry = self._dedup.get((scope, dedup_id))
-        return entry[0] if entry is not None and entry[1] > now else None
+        return self.dedup.find((scope, dedup_id), now)
 
     def remember_dedup(self, message: Message, now: float) -> None:
         assert message.dedup_id is not None
         scope = message.group_id if self.settings.dedup_scope == "messageGroup" else None
-        key = (scope, message.dedup_id)
-        self._dedup[key] = (message, now + DEDUP_WINDOW)
-        heapq.heappush(self._dedup_expiry, (now + DEDUP_WINDOW, key))
+        self.dedup.remember((scope, message.dedup_id), message, now)
 
     def take(
         self, max_messages: int, visibility_timeout: float, now: float, *, may_move: bool
@@ -336,12 +312,7 @@ class Queue:
         for index, delivery in enumerate(attempt.deliveries):
             message = delivery.message
             self.work += 1
-            message.generation += 1
-            message.visible_at = now + visibility_timeout
-            heapq.heappush(
-                self._in_flight,
-                (message.visible_at, message.sequence, message.generation, message),
-            )
+            self._reschedule(message, now + visibility_timeout)
             message.record(now, Event.RECEIVED, f"replayed handle …{delivery.receipt_handle[-8:]}")
             attempt.generations[index] = message.generation
         return list(attempt.deliveries)
@@ -402,12 +373,14 @@ class Queue:
             self._leave_flight(message)
             self._make_visible(message, Event.VISIBLE_AGAIN, now)
             return message
-        message.generation += 1
-        message.visible_at = now + timeout
-        heapq.heappush(
-            self._in_flight, (message.visible_at, message.sequence, message.generation, message)
-        )
+        self._reschedule(message, now + timeout)
         return message
+
+    def _reschedule(self, message: Message, visible_at: float) -> None:
+        """An in-flight message gets a new visibility deadline (older heap entries go stale)."""
+        message.generation += 1
+        message.visible_at = visible_at
+        heapq.heappush(self._in_flight, (visible_at, message.sequence, message.generation, message))
 
     def purge(self, now: float) -> list[Message]:
         removed = [m for m in self.store if m.state is not State.GONE]
@@ -418,8 +391,7 @@ class Queue:
         self._in_flight.clear()
         self._expiry.clear()
         # A purge also forgets deduplication ids and receive attempts (AWS behaviour).
-        self._dedup.clear()
-        self._dedup_expiry.clear()
+        self.dedup.clear()
         self.attempts.clear()
         if self.groups is not None:
             self.groups.clear()

@@ -1,0 +1,23 @@
+"""What queue operations hand back: snapshots safe to read after the queue lock is released."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .message import Message
+
+
+@dataclass(frozen=True, slots=True)
+class Delivery:
+    """A snapshot of one received message."""
+
+    message: Message
+    receipt_handle: str
+    receive_count: int
+    first_received_at: float
+
+
+@dataclass(frozen=True, slots=True)
+class SendResult:
+    message: Message
+    duplicate: bool  # FIFO: the dedup id was seen in the last 5 minutes; nothing was enqueued
