@@ -10,8 +10,14 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from . import transport
+from ._calls import CallLog
+from ._dead_letters import DeadLetterBook, Matcher
+from ._declare import declare_queues
 from ._faults import FaultInjector
+from ._history import MessageLog
 from ._options import Options, make_options
+from ._records import Call, DeadLetter, HistoryEvent
+from ._time_travel import advance_to_next_event
 from ._trigger import Handler, Shape, TriggerDriver, TriggerReport
 from ._views import QueueView
 from .api import RequestContext, SqsError, SqsService
@@ -31,12 +37,11 @@ class FakeSQS:
             raise TypeError("use the `fakesqs` fixture or `fake_sqs()` to get a FakeSQS")
         self.options = options
         self.clock = Clock(
-            options.clock,  # type: ignore[arg-type]
-            start=options.start,
-            autojump_threshold=options.autojump_threshold,
+            options.clock, start=options.start, autojump_threshold=options.autojump_threshold
         )
+        self.started_at = self.clock.now()
         self.broker = Broker(self.clock)
-        self.service = SqsService(self.broker, flavor=options.flavor)  # type: ignore[arg-type]
+        self.service = SqsService(self.broker, flavor=options.flavor)
         self.handler = WireHandler(
             self.service,
             region=options.region,
@@ -52,6 +57,11 @@ class FakeSQS:
         )
         if options.verify_signatures:
             self.handler.authenticate = SignatureVerifier(options.credentials)
+        # Failure messages show whole bodies and timelines when pytest runs with -v.
+        self.verbose = False
+        self.message_log = MessageLog(self.broker)
+        self._dead_letters = DeadLetterBook(self, self.message_log)
+        self._calls = CallLog(self.handler, self.service)
         self._active = False
         self._env_set: list[str] = []
 
@@ -90,9 +100,7 @@ class FakeSQS:
                 self._env_set.append(name)
 
     def _declare_queues(self) -> None:
-        for name, attributes in self.options.queues.items():
-            if self.broker.find(self.key(name)) is None:
-                self.create_queue(name, **dict(attributes))
+        declare_queues(self, self.options.queues)
 
     # -- time ----------------------------------------------------------------------------------
 
@@ -103,6 +111,14 @@ class FakeSQS:
         """Move the clock forward by seconds or a timedelta; returns the new now()."""
         self.clock.advance(amount)
         return self.now()
+
+    def advance_to_next_event(self, queue: str | None = None) -> list[HistoryEvent]:
+        """Jump to the next moment a message changes (visible again, delay over, expired).
+
+        With `queue`, the next moment that queue changes. Returns what changed, in every queue;
+        `[]` (and the clock stays) when nothing is scheduled.
+        """
+        return advance_to_next_event(self, queue)
 
     # -- queues --------------------------------------------------------------------------------
 
@@ -201,6 +217,54 @@ class FakeSQS:
 
     def queue_url(self, queue: Queue) -> str:
         return self.service.queue_url(self.context(), queue)
+
+    def queue_name(self, name_or_url: str) -> str:
+        return self._find(name_or_url).name
+
+    # -- dead letters, histories, calls --------------------------------------------------------
+
+    def dead_letters(self, queue: str | None = None) -> list[DeadLetter]:
+        """Messages that reached a dead-letter queue (`queue`: the DLQ or its source)."""
+        return self._dead_letters.dead_letters(queue)
+
+    def assert_dead_lettered(
+        self,
+        queue: str | None = None,
+        *,
+        body: str | None = None,
+        match: Matcher | None = None,
+        count: int | None = None,
+        info: str | None = None,
+    ) -> list[DeadLetter]:
+        """Assert messages were dead-lettered; returns them. `count=None`: at least one.
+
+        `match` is a regex searched in the body, or a callable taking the `DeadLetter`.
+        """
+        __tracebackhide__ = True
+        return self._dead_letters.assert_dead_lettered(
+            queue, body, match, count, info, self.verbose
+        )
+
+    def assert_no_dead_letters(self, queue: str | None = None) -> None:
+        __tracebackhide__ = True
+        self._dead_letters.assert_no_dead_letters(queue, self.verbose)
+
+    def history(self, message_id: str) -> list[HistoryEvent]:
+        """Everything that happened to one message, on the fake's clock, across queues."""
+        return self.message_log.events(message_id)
+
+    def calls(self, action: str | None = None) -> list[Call]:
+        """The SQS calls the code under test made, oldest first (only `action`'s, if given)."""
+        return self._calls.calls(action)
+
+    def teardown_problems(self) -> list[str]:
+        """Texts for the checks the options turned on (assert_dlq_empty, ...) that fail."""
+        problems = []
+        if self.options.assert_dlq_empty:
+            problems.append(self._dead_letters.unasserted_report(self.verbose))
+        if self.options.assert_no_client_errors:
+            problems.append(self._calls.swallowed_errors_report(self.started_at))
+        return [p for p in problems if p is not None]
 
     def __repr__(self) -> str:
         return f"<FakeSQS clock={self.options.clock} now={self.now().isoformat()} queues={len(self.broker.queues())}>"

@@ -1,79 +1,194 @@
-"""The fake's options: one keyword-only signature shared by the marker, ini and `fake_sqs()`."""
+"""The fake's options: one keyword-only signature shared by the marker, ini and `fake_sqs()`.
+
+Adding an option is one field: its type (which also decides how the ini text is parsed), its
+default, a one-line help and, when the type says too little, a `check` that raises ValueError.
+"""
 
 from __future__ import annotations
 
+import functools
+import json
+import types
+import typing
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any
+from typing import Any, Literal
 
-from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
+from ._declare import creation_order
+from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from .api.limits import LIMITS
-from .engine.clock import CLOCK_MODES, DEFAULT_AUTOJUMP_THRESHOLD, to_epoch
+from .engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
 
-FLAVORS = ("aws", "ymq")
-YMQ_JSON_MODES = ("accept", "reject")
+FLAVORS: tuple[Flavor, ...] = typing.get_args(Flavor)
+YmqJson = Literal["accept", "reject"]
+YMQ_JSON_MODES: tuple[str, ...] = typing.get_args(YmqJson)
+Check = Callable[[Any], None]
+
+
+def about(help: str, check: Check | None = None) -> dict[str, Any]:
+    """A field's metadata: help for the ini key and reference, and an optional value check."""
+    return {"help": help, "check": check}
+
+
+def _check_start(value: Any) -> None:
+    to_epoch(value)  # raises with a readable message
+
+
+def _check_region(value: str) -> None:
+    if not value:
+        raise ValueError("region must be a non-empty string")
+
+
+def _check_account_id(value: str) -> None:
+    if not (value.isdigit() and len(value) == 12):
+        raise ValueError(f"account_id must be 12 digits; got {value!r}")
+
+
+def _check_not_negative(name: str) -> Check:
+    def check(value: float) -> None:
+        if value < 0:
+            raise ValueError(f"{name} must be >= 0 seconds; got {value!r}")
+
+    return check
+
+
+def _check_queues(value: dict[str, Any]) -> None:
+    for name, attributes in value.items():
+        if not isinstance(name, str) or not isinstance(attributes, Mapping):
+            raise TypeError(
+                f"queues must map queue names to attribute dicts; got {name!r}: {attributes!r}"
+            )
+        dlq = attributes.get("dlq")
+        count = attributes.get("max_receive_count")
+        if dlq is not None and dlq not in value:
+            raise ValueError(
+                f"queues[{name!r}]: dead-letter queue {dlq!r} is not declared; "
+                f"add {dlq!r}: {{}} to queues"
+            )
+        if (dlq is None) != (count is None):
+            raise ValueError(
+                f"queues[{name!r}]: dlq and max_receive_count go together "
+                f'(e.g. "dlq": "{name}-dlq", "max_receive_count": 5)'
+            )
+        if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
+            raise TypeError(f"queues[{name!r}]: max_receive_count must be an int; got {count!r}")
+    creation_order(value)  # rejects a cycle of dead-letter queues
+
+
+def _check_probability(name: str) -> Check:
+    def check(value: float) -> None:
+        if not 0 <= value <= 1:
+            raise ValueError(f"{name} must be a probability between 0 and 1; got {value!r}")
+
+    return check
+
+
+def _check_standard_order(value: str) -> None:
+    if value not in ("fifo", "shuffled"):
+        raise ValueError(f"standard_order must be 'fifo' or 'shuffled'; got {value!r}")
+
+
+def _check_credentials(value: dict[str, Any]) -> None:
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise TypeError(f"credentials must be a dict of access key id -> secret key; got {value!r}")
 
 
 @dataclass(kw_only=True)
 class Options:
-    clock: str = "frozen"
-    start: datetime | str | float | None = None
-    region: str = DEFAULT_REGION
-    account_id: str = DEFAULT_ACCOUNT_ID
-    flavor: str = "aws"
-    queues: dict[str, dict[str, Any]] = field(default_factory=dict)
-    autojump_threshold: float = DEFAULT_AUTOJUMP_THRESHOLD
-    assert_dlq_empty: bool = False
-    assert_no_client_errors: bool = False
-    duplicate_delivery: float = 0.0
-    standard_order: str = "fifo"
-    empty_receives: float = 0.0
-    seed: int | None = None
+    """Every option of the fake; the marker's kwargs are exactly this signature."""
+
+    clock: ClockMode = field(
+        default="frozen", metadata=about("frozen | autojump | real | system: how time moves")
+    )
+    start: datetime | str | float | None = field(
+        default=None,
+        metadata=about("the fake's start time (ISO-8601); 2024-01-01T00:00:00Z", _check_start),
+    )
+    region: str = field(
+        default=DEFAULT_REGION,
+        metadata=about("region of the queues fakesqs helpers make", _check_region),
+    )
+    account_id: str = field(
+        default=DEFAULT_ACCOUNT_ID,
+        metadata=about("the account in queue URLs and ARNs", _check_account_id),
+    )
+    flavor: Flavor = field(
+        default="aws", metadata=about("aws | ymq: whose limits and URLs the fake has")
+    )
+    queues: dict[str, dict[str, Any]] = field(
+        default_factory=dict,
+        metadata=about(
+            'queues made for every test, as JSON: {"orders": {"dlq": "orders-dlq", '
+            '"max_receive_count": 5}, "orders-dlq": {}}',
+            _check_queues,
+        ),
+    )
+    autojump_threshold: float = field(
+        default=DEFAULT_AUTOJUMP_THRESHOLD,
+        metadata=about(
+            "real seconds an autojump long poll waits for other threads before time jumps",
+            _check_not_negative("autojump_threshold"),
+        ),
+    )
+    assert_dlq_empty: bool = field(
+        default=False,
+        metadata=about("a dead letter never asserted on makes the test ERROR at teardown"),
+    )
+    assert_no_client_errors: bool = field(
+        default=False,
+        metadata=about("an SQS error the code under test swallowed makes the test ERROR"),
+    )
+
+    duplicate_delivery: float = field(
+        default=0.0,
+        metadata=about(
+            "probability that a delivery is repeated later (standard queues)",
+            _check_probability("duplicate_delivery"),
+        ),
+    )
+    standard_order: str = field(
+        default="fifo",
+        metadata=about(
+            "fifo | shuffled: seeded random order on standard queues", _check_standard_order
+        ),
+    )
+    empty_receives: float = field(
+        default=0.0,
+        metadata=about(
+            "probability that a short poll comes back empty",
+            _check_probability("empty_receives"),
+        ),
+    )
+    seed: int | None = field(
+        default=None, metadata=about("seed for every random choice; default: from the run seed")
+    )
     # flavor="ymq": serve AWS JSON with YDB-style errors ("accept") or answer 502 ("reject").
-    ymq_json: str = "accept"
-    verify_signatures: bool = False
-    credentials: dict[str, str] = field(default_factory=dict)  # access key id -> secret key
+    ymq_json: YmqJson = field(
+        default="accept", metadata=about("accept | reject: flavor=ymq's answer to AWS JSON")
+    )
+    verify_signatures: bool = field(
+        default=False, metadata=about("check SigV4 signatures against credentials")
+    )
+    credentials: dict[str, str] = field(
+        default_factory=dict,
+        metadata=about(
+            'accepted key pairs, as JSON: {"access key id": "secret access key"}',
+            _check_credentials,
+        ),
+    )
 
     def __post_init__(self) -> None:
-        if self.clock not in CLOCK_MODES:
-            raise ValueError(f"clock must be one of {', '.join(CLOCK_MODES)}; got {self.clock!r}")
-        if self.flavor not in FLAVORS:
-            raise ValueError(f"flavor must be one of {', '.join(FLAVORS)}; got {self.flavor!r}")
-        if self.ymq_json not in YMQ_JSON_MODES:
-            raise ValueError(
-                f"ymq_json must be one of {', '.join(YMQ_JSON_MODES)}; got {self.ymq_json!r}"
-            )
+        types_by_name = option_types()
+        for spec in fields(self):
+            value = getattr(self, spec.name)
+            _check_type(spec.name, value, types_by_name[spec.name])
+            check: Check | None = spec.metadata.get("check")
+            if check is not None:
+                check(value)
+        # Checks across options:
         if self.flavor == "ymq" and self.region == DEFAULT_REGION:
             self.region = LIMITS["ymq"].default_region  # YMQ lives in ru-central1 only
-        to_epoch(self.start)  # validates the form early, with a readable message
-        if not isinstance(self.region, str) or not self.region:
-            raise ValueError(f"region must be a non-empty string; got {self.region!r}")
-        if not isinstance(self.account_id, str) or not (
-            self.account_id.isdigit() and len(self.account_id) == 12
-        ):
-            raise ValueError(f"account_id must be 12 digits; got {self.account_id!r}")
-        if not isinstance(self.queues, dict):
-            raise TypeError(f"queues must be a dict of name -> attributes; got {self.queues!r}")
-        for name in ("duplicate_delivery", "empty_receives"):
-            value = getattr(self, name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-                raise ValueError(f"{name} must be a probability between 0 and 1; got {value!r}")
-        if self.standard_order not in ("fifo", "shuffled"):
-            raise ValueError(
-                f"standard_order must be 'fifo' or 'shuffled'; got {self.standard_order!r}"
-            )
-        if self.seed is not None and (
-            isinstance(self.seed, bool) or not isinstance(self.seed, int)
-        ):
-            raise TypeError(f"seed must be an integer; got {self.seed!r}")
-        if self.autojump_threshold < 0:
-            raise ValueError("autojump_threshold must be >= 0 seconds")
-        if not isinstance(self.credentials, dict) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in self.credentials.items()
-        ):
-            raise TypeError(
-                f"credentials must be a dict of access key id -> secret key; got {self.credentials!r}"
-            )
         if self.verify_signatures and not self.credentials:
             raise ValueError(
                 "verify_signatures needs credentials={access_key_id: secret_access_key} "
@@ -85,6 +200,24 @@ class Options:
         return [f.name for f in fields(cls)]
 
 
+@functools.cache
+def option_types() -> dict[str, Any]:
+    return typing.get_type_hints(Options)
+
+
+def option_help() -> dict[str, str]:
+    return {f.name: f.metadata["help"] for f in fields(Options)}
+
+
+def defaults() -> dict[str, Any]:
+    return {f.name: getattr(Options(), f.name) for f in fields(Options)}
+
+
+def signature() -> str:
+    """`clock='frozen', start=None, ...`, for the marker's registration line."""
+    return ", ".join(f"{name}={value!r}" for name, value in defaults().items())
+
+
 def make_options(**kwargs: Any) -> Options:
     """Build options, turning an unknown keyword into a short TypeError naming the valid ones."""
     unknown = sorted(set(kwargs) - set(Options.names()))
@@ -94,3 +227,82 @@ def make_options(**kwargs: Any) -> Options:
             f"valid options: {', '.join(Options.names())}"
         )
     return Options(**kwargs)
+
+
+# -- types: one place decides what a value of each annotation may be, and how ini text reads --
+
+
+def _members(annotation: Any) -> tuple[Any, ...]:
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        return typing.get_args(annotation)
+    return (annotation,)
+
+
+def _accepts(annotation: Any, value: Any) -> bool:
+    if annotation is type(None):
+        return value is None
+    if typing.get_origin(annotation) is Literal:
+        return value in typing.get_args(annotation)
+    if annotation is Any:
+        return True
+    if annotation is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if annotation is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    origin = typing.get_origin(annotation) or annotation
+    return isinstance(value, origin)
+
+
+def _describe(annotation: Any) -> str:
+    parts = []
+    for member in _members(annotation):
+        if typing.get_origin(member) is Literal:
+            parts.append(" | ".join(map(repr, typing.get_args(member))))
+        elif member is type(None):
+            parts.append("None")
+        else:
+            parts.append(getattr(typing.get_origin(member), "__name__", None) or member.__name__)
+    return " or ".join(parts)
+
+
+def _check_type(name: str, value: Any, annotation: Any) -> None:
+    members = _members(annotation)
+    if any(_accepts(member, value) for member in members):
+        return
+    if all(typing.get_origin(m) is Literal for m in members):
+        choices = ", ".join(str(c) for m in members for c in typing.get_args(m))
+        raise ValueError(f"{name} must be one of {choices}; got {value!r}")
+    raise TypeError(f"{name} must be {_describe(annotation)}; got {value!r}")
+
+
+_TRUE = ("true", "yes", "on", "1")
+_FALSE = ("false", "no", "off", "0")
+
+
+def parse_ini(name: str, text: str) -> Any:
+    """An ini value as the option's type wants it; ValueError with a readable message."""
+    annotation = option_types()[name]
+    members = _members(annotation)
+    stripped = text.strip()
+    if type(None) in members and stripped.lower() == "none":
+        return None
+    for member in members:
+        if member is str or typing.get_origin(member) is Literal:
+            return stripped  # the option's own check reports a value outside its choices
+    for member in members:
+        origin = typing.get_origin(member) or member
+        if member is bool:
+            if stripped.lower() in _TRUE + _FALSE:
+                return stripped.lower() in _TRUE
+            raise ValueError(f"expected true or false, got {stripped!r}")
+        if member in (int, float):
+            try:
+                return member(stripped)
+            except ValueError:
+                raise ValueError(f"expected a number, got {stripped!r}") from None
+        if origin in (dict, list):
+            try:
+                return json.loads(stripped)
+            except json.JSONDecodeError as error:
+                raise ValueError(f"expected JSON ({error.msg} at column {error.colno})") from None
+    raise ValueError(f"cannot read {stripped!r} as {_describe(annotation)}")  # pragma: no cover

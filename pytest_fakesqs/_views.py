@@ -104,7 +104,7 @@ class QueueView:
         queue = self._fake.broker.refresh(self._queue)
         now = self._fake.clock.now()
         with queue.lock:
-            oldest = min((m.sent_at for m in queue.live_messages()), default=None)
+            oldest = queue.oldest_enqueued_at()
             return Backlog(
                 count=queue.visible + queue.in_flight + queue.delayed,
                 bytes=queue.bytes,

@@ -1,15 +1,22 @@
-"""pytest glue: the `fakesqs` fixture and marker. Hooks and fixtures only; FakeSQS does the work."""
+"""pytest glue: hooks and fixtures only; FakeSQS and the private modules do the work."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
+from typing import Any
 
 import pytest
 
+from ._config import add_ini_options, header, marker_line, options_for, read_ini
 from ._fake import FakeSQS, new_fake
-from ._options import Options, make_options
+from ._options import make_options
+from ._report import report_section
 from ._seeding import configure_seed, seed_for_test, session_seed
 from ._server import FakeSQSServer
+
+ini_values_key = pytest.StashKey[dict[str, Any]]()
+active_fake_key = pytest.StashKey[FakeSQS]()
+reports_key = pytest.StashKey[dict[str, pytest.TestReport]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -23,20 +30,21 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seed for the fake's random choices (duplicates, shuffled order, empty receives); "
         "printed in the report header so a run can be reproduced",
     )
+    add_ini_options(parser)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     seed = session_seed(config)
-    return [f"fakesqs: seed={seed} (reproduce with --fakesqs-seed={seed})"]
+    return [
+        header(config.stash[ini_values_key]),
+        f"fakesqs: seed={seed} (reproduce with --fakesqs-seed={seed})",
+    ]
 
 
 def pytest_configure(config: pytest.Config) -> None:
     configure_seed(config)
-    config.addinivalue_line(
-        "markers",
-        "fakesqs(**options): activate the fake SQS for this test with these options "
-        f"({', '.join(Options.names())}).",
-    )
+    config.addinivalue_line("markers", marker_line())
+    config.stash[ini_values_key] = read_ini(config)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -50,27 +58,40 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.fixturenames.insert(0, "fakesqs")
 
 
-def _marker_options(request: pytest.FixtureRequest) -> Options:
-    merged: dict[str, object] = {}
-    # iter_markers yields the closest first: apply farthest first so the closest wins.
-    for marker in reversed(list(request.node.iter_markers("fakesqs"))):
-        if marker.args:
-            raise TypeError("@pytest.mark.fakesqs takes keyword options only")
-        merged.update(marker.kwargs)
-    return make_options(**merged)
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    # Stored for the fixture's teardown, which skips its checks when the test already failed.
+    item.stash.setdefault(reports_key, {})[report.when] = report
+    fake = item.stash.get(active_fake_key, None)
+    if fake is not None and report.when == "call" and report.failed:
+        report.sections.append(("fakesqs", report_section(fake, verbose=fake.verbose)))
+    return report
 
 
 @pytest.fixture
 def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     """A fresh fake SQS (engine + virtual clock) serving every SQS call made during the test."""
-    options = _marker_options(request)
+    try:
+        options = options_for(request.node, request.config.stash[ini_values_key])
+    except (TypeError, ValueError) as error:  # a bad marker option: one line, not a traceback
+        pytest.fail(f"{type(error).__name__}: {error}", pytrace=False)
     if options.seed is None:
         options.seed = seed_for_test(request.config, request.node.nodeid)
-    fake = new_fake(options).start()
+    fake = new_fake(options)
+    fake.verbose = request.config.getoption("verbose") > 0
+    request.node.stash[active_fake_key] = fake
     try:
-        yield fake
+        yield fake.start()
+        call = request.node.stash.get(reports_key, {}).get("call")
+        problems = [] if call is not None and call.failed else fake.teardown_problems()
+        if problems:
+            pytest.fail("\n\n".join(problems), pytrace=False)
     finally:
         fake.stop()
+        del request.node.stash[active_fake_key]
 
 
 @pytest.fixture

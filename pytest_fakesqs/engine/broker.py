@@ -18,6 +18,7 @@ from .results import Delivery, SendResult
 from .settings import QueueKey, QueueSettings
 
 DeadLetterListener = Callable[[Queue, Queue, Message], None]
+SentListener = Callable[[Queue, Message], None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,10 @@ class Broker:
         self._queues: dict[QueueKey, Queue] = {}
         self._deleted_at: dict[QueueKey, float] = {}
         self.dead_letter_listeners: list[DeadLetterListener] = []
+        # Told of every message that enters a queue by a send (FIFO duplicates are not).
+        self.sent_listeners: list[SentListener] = []
+        # Told of every copy a move makes (dead-lettered or redriven), after it arrived.
+        self.moved_listeners: list[DeadLetterListener] = []
         self.faults: FaultPlan | None = None
         self.move_tasks = MoveTaskRunner(self)
 
@@ -120,7 +125,9 @@ class Broker:
             if outgoing.dedup_id is not None and queue.settings.fifo:
                 queue.remember_dedup(message, now)
             queue.condition.notify_all()
-            return SendResult(message, duplicate=False)
+        for listener in self.sent_listeners:
+            listener(queue, message)
+        return SendResult(message, duplicate=False)
 
     def receive(
         self,
@@ -232,6 +239,8 @@ class Broker:
                 moved.enqueued_at = now
             target.enqueue(moved, 0.0, now)
             target.condition.notify_all()
+        for listener in self.moved_listeners:
+            listener(source, target, moved)
         if dead_letter:
             for listener in self.dead_letter_listeners:
                 listener(source, target, moved)

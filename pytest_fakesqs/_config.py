@@ -1,0 +1,73 @@
+"""Where a test's options come from: marker > ini `fakesqs_<option>` > default."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ._options import Options, defaults, make_options, option_help, parse_ini, signature
+
+INI_PREFIX = "fakesqs_"
+
+
+def add_ini_options(parser: pytest.Parser) -> None:
+    for name, help in option_help().items():
+        parser.addini(INI_PREFIX + name, f"fakesqs: {help}", type="string", default="")
+
+
+def marker_line() -> str:
+    return (
+        f"fakesqs(*, {signature()}): turn the fake SQS on for this test and configure it; "
+        "closest marker wins per option, then ini fakesqs_<option>, then the default."
+    )
+
+
+def read_ini(config: pytest.Config) -> dict[str, Any]:
+    """The options set in ini, parsed by type and validated; UsageError names the key."""
+    values: dict[str, Any] = {}
+    for name in Options.names():
+        key = INI_PREFIX + name
+        text = config.getini(key)
+        if not isinstance(text, str) or not text.strip():
+            continue
+        try:
+            values[name] = parse_ini(name, text)
+            make_options(**{name: values[name]})
+        except (TypeError, ValueError) as error:
+            raise pytest.UsageError(f"ini option {key}: {error}") from None
+    try:
+        make_options(**values)
+    except (TypeError, ValueError) as error:
+        raise pytest.UsageError(f"fakesqs ini options: {error}") from None
+    return values
+
+
+def marker_values(item: pytest.Item) -> dict[str, Any]:
+    merged: dict[str, Any] = {}
+    # iter_markers yields the closest first: apply the farthest first so the closest wins.
+    for marker in reversed(list(item.iter_markers("fakesqs"))):
+        if marker.args:
+            raise TypeError(f"@pytest.mark.fakesqs takes keyword options only; got {marker.args!r}")
+        merged.update(marker.kwargs)
+    return merged
+
+
+def options_for(item: pytest.Item, ini_values: dict[str, Any]) -> Options:
+    return make_options(**{**ini_values, **marker_values(item)})
+
+
+def header(ini_values: dict[str, Any]) -> str:
+    """`fakesqs: clock=frozen, ...` with the options ini set named at the end."""
+    active = {**defaults(), **ini_values}
+    shown = ", ".join(f"{name}={_display(value)}" for name, value in active.items())
+    from_ini = f" (ini: {', '.join(ini_values)})" if ini_values else ""
+    return f"fakesqs: {shown}{from_ini}"
+
+
+def _display(value: Any) -> str:
+    if isinstance(value, dict):
+        return "[" + ", ".join(value) + "]"
+    if value is None:
+        return "default"
+    return str(value)

@@ -1,0 +1,293 @@
+"""Dead letters: what reached a dead-letter queue, assertions on it, the teardown check."""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ._history import MessageLog, render_timeline
+from ._records import PRIVATE, DeadLetter, moment
+from ._text import BODY_LIMIT, abridge, plural, see, short_id
+from ._views import MessageView
+from .engine import Delivery, Event, Message, Queue, State
+
+if TYPE_CHECKING:
+    from ._fake import FakeSQS
+
+Matcher = str | re.Pattern[str] | Callable[[DeadLetter], bool]
+CANDIDATE_LIMIT = 10
+
+
+@dataclass(frozen=True, slots=True)
+class _Move:
+    source: str
+    queue: str
+    message: Message  # the copy in the dead-letter queue
+    receive_count: int
+    first_received_at: float
+    moved_at: float
+
+
+class DeadLetterBook:
+    """Listens for dead-letter moves; remembers which ones a test asserted on."""
+
+    def __init__(self, fake: FakeSQS, log: MessageLog) -> None:
+        self._fake = fake
+        self._log = log
+        self._lock = threading.Lock()
+        self._moves: list[_Move] = []
+        self._asserted: set[int] = set()
+        fake.broker.dead_letter_listeners.append(self._moved)
+
+    def _moved(self, source: Queue, target: Queue, message: Message) -> None:
+        arrival = _latest_arrival(message)
+        if arrival is None or arrival[1] is not Event.ARRIVED_FROM:
+            return  # moved back by a redrive, not dead-lettered
+        move = _Move(
+            source.name,
+            target.name,
+            message,
+            message.receive_count,
+            message.first_received_at or message.sent_at,
+            arrival[0],
+        )
+        with self._lock:
+            self._moves.append(move)
+
+    # -- records -------------------------------------------------------------------------------
+
+    def _record(self, move: _Move) -> DeadLetter:
+        message = move.message
+        delivery = Delivery(message, "", move.receive_count, move.first_received_at)
+        rendered = self._fake.service.render_delivery(delivery, {"All"}, [])
+        return DeadLetter(
+            body=message.body,
+            message_id=message.message_id,
+            message_attributes=MessageView.of(message).message_attributes,
+            attributes=dict(rendered.get("Attributes", {})),
+            source_queue=move.source,
+            queue=move.queue,
+            receive_count=move.receive_count,
+            moved_at=moment(move.moved_at),
+            history=tuple(self._log.events(message.message_id)),
+            _token=PRIVATE,
+        )
+
+    def _in_scope(self, queue: str | None) -> list[tuple[int, _Move]]:
+        with self._lock:
+            moves = list(enumerate(self._moves))
+        if queue is None:
+            return moves
+        name = self._fake.queue_name(queue)
+        return [(i, m) for i, m in moves if name in (m.queue, m.source)]
+
+    def dead_letters(self, queue: str | None = None) -> list[DeadLetter]:
+        return [self._record(move) for _, move in self._in_scope(queue)]
+
+    # -- assertions ----------------------------------------------------------------------------
+
+    def assert_dead_lettered(
+        self,
+        queue: str | None,
+        body: str | None,
+        match: Matcher | None,
+        count: int | None,
+        info: str | None,
+        verbose: bool,
+    ) -> list[DeadLetter]:
+        __tracebackhide__ = True
+        scope = self._in_scope(queue)
+        matched: list[tuple[int, DeadLetter]] = []
+        rejected: list[tuple[DeadLetter, str]] = []
+        for index, move in scope:
+            record = self._record(move)
+            reason = _why_not(record, body, match, verbose)
+            if reason is None:
+                matched.append((index, record))
+            else:
+                rejected.append((record, reason))
+        if (len(matched) >= 1) if count is None else (len(matched) == count):
+            with self._lock:
+                self._asserted.update(index for index, _ in matched)
+            return [record for _, record in matched]
+        raise AssertionError(
+            self._mismatch(queue, body, match, count, info, matched, rejected, verbose)
+        )
+
+    def _mismatch(
+        self,
+        queue: str | None,
+        body: str | None,
+        match: Matcher | None,
+        count: int | None,
+        info: str | None,
+        matched: list[tuple[int, DeadLetter]],
+        rejected: list[tuple[DeadLetter, str]],
+        verbose: bool,
+    ) -> str:
+        wanted = "at least 1 dead letter" if count is None else plural(count, "dead letter")
+        criteria = _criteria(queue, body, match, verbose)
+        found = "none" if not matched else f"{len(matched)}:"
+        lines = [f"assert_dead_lettered: expected {wanted}{criteria}, found {found}"]
+        lines += [f"  - {_line(record, verbose)}" for _, record in matched]
+        if info:
+            lines.append(f"info: {info}")
+        if rejected:
+            lines.append(f"{plural(len(rejected), 'other dead letter')} did not match:")
+            shown = rejected if verbose else rejected[:CANDIDATE_LIMIT]
+            lines += [f"  - {_line(record, verbose)}: {why}" for record, why in shown]
+            if len(shown) < len(rejected):
+                lines.append(f"  … and {len(rejected) - len(shown)} more (add -v to list all)")
+        elif not matched:
+            lines += self._why_nothing_moved(queue)
+        if not verbose and any(
+            _is_cut(r.body) for r, _ in rejected + [(m, "") for _, m in matched]
+        ):
+            lines.append(f"Bodies are cut to {BODY_LIMIT} characters; add -v to see them whole.")
+        lines.append(see("dead_letters"))
+        return "\n".join(lines)
+
+    def _why_nothing_moved(self, queue: str | None) -> list[str]:
+        where = "" if queue is None else f" for {self._fake.queue_name(queue)}"
+        lines = [f"No message reached a dead-letter queue{where} during this test."]
+        sources = [q for q in self._fake.broker.queues() if q.settings.redrive is not None]
+        if not sources:
+            lines.append(
+                "No queue has a dead-letter queue; declare one with @pytest.mark.fakesqs(queues="
+                '{"orders": {"dlq": "orders-dlq", "max_receive_count": 5}, "orders-dlq": {}}).'
+            )
+            return lines
+        for source in sorted(sources, key=lambda q: q.name):
+            assert source.settings.redrive is not None
+            limit = source.settings.redrive.max_receive_count
+            live = self._fake.broker.states(source)
+            counts = [m.receive_count for s in State if s is not State.GONE for m in live[s]]
+            dlq = source.settings.redrive.dead_letter_queue[2]
+            lines.append(
+                f"{source.name} dead-letters a message to {dlq} on the receive after its "
+                f"{_ordinal(limit)} (maxReceiveCount {limit}); "
+                + (
+                    f"its most-received message has been received {_times(max(counts))}."
+                    if counts
+                    else f"{source.name} has no messages left."
+                )
+            )
+        lines.append(
+            "fakesqs.advance_to_next_event() makes in-flight messages visible again without waiting."
+        )
+        return lines
+
+    def assert_no_dead_letters(self, queue: str | None, verbose: bool) -> None:
+        __tracebackhide__ = True
+        scope = self._in_scope(queue)
+        if not scope:
+            return
+        where = "" if queue is None else f" for {self._fake.queue_name(queue)}"
+        lines = [f"assert_no_dead_letters: expected no dead letters{where}, found {len(scope)}:"]
+        lines += self._listing([self._record(move) for _, move in scope], verbose)
+        lines.append(
+            "A message moves to its dead-letter queue on the receive after its "
+            "maxReceiveCount-th; fakesqs.history(message_id) shows each step."
+        )
+        lines.append(see("dead_letters"))
+        raise AssertionError("\n".join(lines))
+
+    def _listing(self, records: list[DeadLetter], verbose: bool) -> list[str]:
+        lines = []
+        started_at = self._fake.started_at
+        for record in records:
+            lines.append(f"  - {_line(record, verbose)}")
+            timeline = render_timeline(list(record.history), started_at=started_at, verbose=verbose)
+            lines += [f"      {line}" for line in timeline]
+        return lines
+
+    # -- teardown ------------------------------------------------------------------------------
+
+    def unasserted_report(self, verbose: bool) -> str | None:
+        """The teardown error text for dead letters no assertion claimed, or None."""
+        with self._lock:
+            pending = [m for i, m in enumerate(self._moves) if i not in self._asserted]
+        if not pending:
+            return None
+        records = [self._record(move) for move in pending]
+        noun = plural(len(records), "dead letter")
+        verb = "was" if len(records) == 1 else "were"
+        lines = [f"fakesqs: {noun} {verb} never asserted on (assert_dlq_empty is on):"]
+        lines += [f"  - {_line(record, verbose)}" for record in records]
+        lines.append(
+            "Assert on them with fakesqs.assert_dead_lettered(...), or turn the check off with "
+            "@pytest.mark.fakesqs(assert_dlq_empty=False)."
+        )
+        lines.append(see("dead_letters"))
+        return "\n".join(lines)
+
+
+def _latest_arrival(message: Message) -> tuple[float, Event] | None:
+    for at, event, _detail in reversed(message.history or ()):
+        if event in (Event.ARRIVED_FROM, Event.MOVED_BACK):
+            return at, event
+    return None
+
+
+def _why_not(
+    record: DeadLetter, body: str | None, match: Matcher | None, verbose: bool
+) -> str | None:
+    if body is not None and record.body != body:
+        return "body differs"
+    if match is None:
+        return None
+    if callable(match) and not isinstance(match, re.Pattern):
+        try:
+            accepted = match(record)
+        except Exception as error:  # the test's own predicate: report, don't crash the listing
+            return f"match raised {type(error).__name__}: {error}"
+        return None if accepted else f"{_callable_name(match)} returned {accepted!r}"
+    pattern = re.compile(match) if isinstance(match, str) else match
+    if pattern.search(record.body) is None:
+        return f"body does not match /{pattern.pattern}/"
+    return None
+
+
+def _criteria(queue: str | None, body: str | None, match: Matcher | None, verbose: bool) -> str:
+    parts = []
+    if body is not None:
+        parts.append(f" with body {abridge(body, verbose=verbose)}")
+    if match is not None:
+        if callable(match) and not isinstance(match, re.Pattern):
+            parts.append(f" accepted by {_callable_name(match)}")
+        else:
+            pattern = match if isinstance(match, str) else match.pattern
+            parts.append(f" with a body matching /{pattern}/")
+    if queue is not None:
+        parts.append(f" for queue {queue!r}")
+    return "".join(parts)
+
+
+def _line(record: DeadLetter, verbose: bool) -> str:
+    return (
+        f"{short_id(record.message_id)} from {record.source_queue} to {record.queue} after "
+        f"{plural(record.receive_count, 'receive')}, body {abridge(record.body, verbose=verbose)}"
+    )
+
+
+def _callable_name(function: Callable[..., object]) -> str:
+    name = getattr(function, "__name__", None) or type(function).__name__
+    return f"{name}()" if name != "<lambda>" else "the match lambda"
+
+
+def _is_cut(body: str) -> bool:
+    return len(body) > BODY_LIMIT
+
+
+def _times(count: int) -> str:
+    return {0: "0 times", 1: "once", 2: "twice"}.get(count, f"{count} times")
+
+
+def _ordinal(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"

@@ -1,0 +1,51 @@
+"""Declared queues (the `queues` option): dead-letter queues first, RedrivePolicy wired."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._fake import FakeSQS
+
+# Keys of a declared queue that are not CreateQueue attributes.
+QUEUE_SHORTHANDS = ("dlq", "max_receive_count")
+
+
+def creation_order(queues: Mapping[str, Mapping[str, Any]]) -> list[str]:
+    """Names so that every dead-letter queue comes before the queues that use it."""
+    ordered: list[str] = []
+    visiting: list[str] = []
+
+    def visit(name: str) -> None:
+        if name in ordered:
+            return
+        if name in visiting:
+            cycle = " -> ".join([*visiting[visiting.index(name) :], name])
+            raise ValueError(f"queues: dead-letter queues form a cycle: {cycle}")
+        visiting.append(name)
+        dlq = queues[name].get("dlq")
+        if dlq is not None:
+            visit(dlq)
+        visiting.pop()
+        ordered.append(name)
+
+    for name in queues:
+        visit(name)
+    return ordered
+
+
+def declare_queues(fake: FakeSQS, queues: Mapping[str, Mapping[str, Any]]) -> None:
+    for name in creation_order(queues):
+        if fake.broker.find(fake.key(name)) is not None:
+            continue
+        spec = queues[name]
+        attributes = {k: v for k, v in spec.items() if k not in QUEUE_SHORTHANDS}
+        dlq = spec.get("dlq")
+        if dlq is not None:
+            arn = fake.service.addressing.queue_arn(fake.key(dlq))
+            attributes["RedrivePolicy"] = json.dumps(
+                {"deadLetterTargetArn": arn, "maxReceiveCount": spec["max_receive_count"]}
+            )
+        fake.create_queue(name, **attributes)

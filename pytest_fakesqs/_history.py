@@ -1,0 +1,108 @@
+"""Every message the fake saw, with its timeline across queues (`fakesqs.history()`)."""
+
+from __future__ import annotations
+
+import threading
+
+from ._records import PRIVATE, HistoryEvent, moment
+from ._text import abridge, offset, short_id
+from .engine import Broker, Event, Message, Queue, State
+
+
+class MessageLog:
+    """Remembers every message sent while the fake is active, and each copy a move made.
+
+    A move (to a dead-letter queue and back) copies the message with its history, so the
+    latest copy's timeline is the whole story; the earlier copies say which queue it was in.
+    """
+
+    def __init__(self, broker: Broker) -> None:
+        self._lock = threading.Lock()
+        self._copies: dict[str, list[tuple[str, Message]]] = {}
+        broker.sent_listeners.append(self._sent)
+        broker.moved_listeners.append(self._moved)
+
+    def _sent(self, queue: Queue, message: Message) -> None:
+        with self._lock:
+            self._copies.setdefault(message.message_id, []).append((queue.name, message))
+
+    def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
+        self._sent(target, message)
+
+    def knows(self, message_id: str) -> bool:
+        return message_id in self._copies
+
+    def latest(self, message_id: str) -> tuple[str, Message]:
+        return self._copies[message_id][-1]
+
+    def message_ids(self) -> list[str]:
+        with self._lock:
+            return list(self._copies)
+
+    def events(self, message_id: str) -> list[HistoryEvent]:
+        """The timeline of one message, each event tagged with the queue it happened in."""
+        with self._lock:
+            copies = list(self._copies.get(message_id, ()))
+        if not copies:
+            raise LookupError(f"no message with id {message_id!r} was sent while the fake was on")
+        events: list[HistoryEvent] = []
+        for queue_name, message in copies:
+            timeline = message.timeline()
+            for at, event, detail in timeline[len(events) :]:
+                events.append(
+                    HistoryEvent(
+                        at=moment(at),
+                        event=event.value,
+                        detail=detail,
+                        queue=queue_name,
+                        message_id=message_id,
+                        _token=PRIVATE,
+                    )
+                )
+        return events
+
+    def not_deleted(self) -> list[str]:
+        """Ids of the messages whose story did not end with a delete, in the order sent."""
+        with self._lock:
+            latest = [(mid, copies[-1][1]) for mid, copies in self._copies.items()]
+        return [
+            mid
+            for mid, message in latest
+            if message.state is not State.GONE or _last_event(message) is not Event.DELETED
+        ]
+
+
+def _last_event(message: Message) -> Event:
+    return message.timeline()[-1][1]
+
+
+def render_timeline(
+    events: list[HistoryEvent], *, started_at: float, verbose: bool, limit: int = 6
+) -> list[str]:
+    """One line per event, times as offsets from the fake's start; the oldest elided if long."""
+    if verbose or len(events) <= limit:
+        shown, elided = events, 0
+    else:  # keep the send, then the most recent events: how it began and how it ended
+        shown, elided = [events[0], *events[-(limit - 2) :]], len(events) - limit + 1
+    lines = []
+    for index, event in enumerate(shown):
+        if index == 1 and elided:
+            lines.append(f"{'…':>9}  {elided} more events (add -v to show all)")
+        detail = f" {event.detail}" if event.detail else ""
+        lines.append(
+            f"{offset(event.at.timestamp() - started_at):>9}  {event.queue}: {event.event}{detail}"
+        )
+    return lines
+
+
+def describe_message(message: Message, queue_name: str, *, verbose: bool, now: float) -> str:
+    """`1b9d6bcd in orders: in flight for 25s more, received 2 times, body '{"id": 1}'`."""
+    state = {
+        State.VISIBLE: "visible",
+        State.DELAYED: f"delayed for {message.visible_at - now:g}s more",
+        State.IN_FLIGHT: f"in flight for {message.visible_at - now:g}s more",
+    }.get(message.state, _last_event(message).value)
+    count = message.receive_count
+    received = {0: "never received", 1: "received once"}.get(count, f"received {count} times")
+    body = abridge(message.body, verbose=verbose)
+    return f"{short_id(message.message_id)} in {queue_name}: {state}, {received}, body {body}"

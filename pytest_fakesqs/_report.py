@@ -1,0 +1,66 @@
+"""The `fakesqs` section of a failed test's report: queue states and unfinished messages."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._history import describe_message, render_timeline
+from ._text import offset, plural
+
+if TYPE_CHECKING:
+    from ._fake import FakeSQS
+
+MESSAGE_LIMIT = 5
+
+
+def report_section(fake: FakeSQS, *, verbose: bool) -> str:
+    now = fake.clock.now()
+    lines = [
+        f"clock {fake.options.clock} at {fake.now().isoformat()} "
+        f"({offset(now - fake.started_at)} since the test started)"
+    ]
+    lines += _queue_lines(fake)
+    lines += _message_lines(fake, verbose=verbose, now=now)
+    return "\n".join(lines)
+
+
+def _queue_lines(fake: FakeSQS) -> list[str]:
+    queues = sorted(fake.broker.queues(), key=lambda q: q.name)
+    if not queues:
+        return ["no queues"]
+    lines = ["queues:"]
+    for queue in queues:
+        fake.broker.refresh(queue)
+        redrive = queue.settings.redrive
+        dead_letters = (
+            ""
+            if redrive is None
+            else f"; dead-letters to {redrive.dead_letter_queue[2]} after "
+            f"{plural(redrive.max_receive_count, 'receive')}"
+        )
+        lines.append(
+            f"  {queue.name}: {queue.visible} visible, {queue.in_flight} in flight, "
+            f"{queue.delayed} delayed{dead_letters}"
+        )
+    return lines
+
+
+def _message_lines(fake: FakeSQS, *, verbose: bool, now: float) -> list[str]:
+    log = fake.message_log
+    unfinished = log.not_deleted()
+    if not log.message_ids():
+        return ["no messages were sent"]
+    if not unfinished:
+        return ["every message sent was deleted"]
+    lines = [f"{plural(len(unfinished), 'message')} not deleted:"]
+    shown = unfinished if verbose else unfinished[:MESSAGE_LIMIT]
+    for message_id in shown:
+        queue_name, message = log.latest(message_id)
+        lines.append("  " + describe_message(message, queue_name, verbose=verbose, now=now))
+        timeline = render_timeline(
+            log.events(message_id), started_at=fake.started_at, verbose=verbose
+        )
+        lines += [f"    {line}" for line in timeline]
+    if len(shown) < len(unfinished):
+        lines.append(f"  … and {len(unfinished) - len(shown)} more (add -v to show all)")
+    return lines

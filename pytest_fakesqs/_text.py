@@ -1,0 +1,39 @@
+"""Small text helpers shared by failure messages and the report section."""
+
+from __future__ import annotations
+
+# README sections that messages point to; tests check every anchor exists in README.md.
+ANCHORS = {
+    "time": "time-travel",
+    "queues": "declaring-queues",
+    "dead_letters": "dead-letters",
+    "history": "message-histories",
+    "calls": "calls-and-client-errors",
+    "options": "options-reference",
+}
+
+BODY_LIMIT = 40
+
+
+def see(topic: str) -> str:
+    return f"See README.md#{ANCHORS[topic]}"
+
+
+def abridge(text: str, *, verbose: bool, limit: int = BODY_LIMIT) -> str:
+    """`text` quoted; cut to `limit` characters unless verbose."""
+    if verbose or len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"… ({len(text)} chars)"
+
+
+def offset(seconds: float) -> str:
+    """Seconds since the fake started, as `+90s` / `+2.5s`."""
+    return f"+{seconds:g}s" if seconds < 1e6 else f"+{seconds:.0f}s"
+
+
+def plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def short_id(message_id: str) -> str:
+    return message_id[:8]

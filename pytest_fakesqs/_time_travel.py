@@ -1,0 +1,55 @@
+"""`advance_to_next_event`: jump to the next moment a message changes state, say what changed."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._records import PRIVATE, HistoryEvent, moment
+from .engine import Message, Queue
+
+if TYPE_CHECKING:
+    from ._fake import FakeSQS
+
+
+def next_change_at(fake: FakeSQS, queues: list[Queue]) -> float | None:
+    moments = []
+    for queue in queues:
+        with queue.lock:
+            queue.apply_due(fake.clock.now())
+            upcoming = queue.next_change_at()
+        if upcoming is not None:
+            moments.append(upcoming)
+    return min(moments, default=None)
+
+
+def advance_to_next_event(fake: FakeSQS, queue: str | None = None) -> list[HistoryEvent]:
+    """Move the clock to the next visibility, delay or retention moment (of `queue`, if given).
+
+    Returns the events that happened by then, in every queue; an empty list (and no move) when
+    nothing is scheduled.
+    """
+    watched = [fake._find(queue)] if queue is not None else fake.broker.queues()
+    target = next_change_at(fake, watched)
+    if target is None:
+        return []
+    every_queue = fake.broker.queues()
+    before: list[tuple[Queue, Message, int]] = []
+    for each in every_queue:
+        with each.lock:
+            before += [(each, m, len(m.timeline())) for m in each.due_by(target)]
+    fake.clock.advance_to(max(target, fake.clock.now()))
+    for each in every_queue:
+        fake.broker.refresh(each)
+    changes = [
+        HistoryEvent(
+            at=moment(at),
+            event=event.value,
+            detail=detail,
+            queue=each.name,
+            message_id=message.message_id,
+            _token=PRIVATE,
+        )
+        for each, message, seen in before
+        for at, event, detail in message.timeline()[seen:]
+    ]
+    return sorted(changes, key=lambda change: (change.at, change.queue))
