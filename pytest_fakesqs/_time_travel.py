@@ -29,9 +29,19 @@ def advance_to_next_event(fake: FakeSQS, queue: str | None = None) -> list[Histo
     nothing is scheduled.
     """
     watched = [fake._find(queue)] if queue is not None else fake.broker.queues()
-    target = next_change_at(fake, watched)
-    if target is None:
-        return []
+    watched_names = {each.name for each in watched}
+    changes: list[HistoryEvent] = []
+    # A heap may still hold a moment a later change superseded (a visibility change): stepping
+    # past it changes nothing, so keep going until something in the watched queues did.
+    while not any(change.queue in watched_names for change in changes):
+        target = next_change_at(fake, watched)
+        if target is None:
+            break
+        changes += _step_to(fake, target)
+    return sorted(changes, key=lambda change: (change.at, change.queue))
+
+
+def _step_to(fake: FakeSQS, target: float) -> list[HistoryEvent]:
     every_queue = fake.broker.queues()
     before: list[tuple[Queue, Message, int]] = []
     for each in every_queue:
@@ -40,7 +50,7 @@ def advance_to_next_event(fake: FakeSQS, queue: str | None = None) -> list[Histo
     fake.clock.advance_to(max(target, fake.clock.now()))
     for each in every_queue:
         fake.broker.refresh(each)
-    changes = [
+    return [
         HistoryEvent(
             at=moment(at),
             event=event.value,
@@ -52,4 +62,3 @@ def advance_to_next_event(fake: FakeSQS, queue: str | None = None) -> list[Histo
         for each, message, seen in before
         for at, event, detail in message.timeline()[seen:]
     ]
-    return sorted(changes, key=lambda change: (change.at, change.queue))

@@ -1,0 +1,160 @@
+"""advance_to_next_event, histories and autojump with consumer threads."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import boto3
+import pytest
+
+from pytest_fakesqs import FakeSQS, HistoryEvent
+
+
+def client() -> Any:
+    return boto3.client(
+        "sqs", region_name="us-east-1", aws_access_key_id="a", aws_secret_access_key="b"
+    )
+
+
+def test_advance_to_next_event_jumps_to_the_next_change_and_says_what_it_was(
+    fakesqs: FakeSQS,
+) -> None:
+    sqs = client()
+    url = fakesqs.create_queue("jobs", VisibilityTimeout=45)
+    later = fakesqs.create_queue("later", DelaySeconds=20)
+    in_flight = sqs.send_message(QueueUrl=url, MessageBody="a")["MessageId"]
+    delayed = sqs.send_message(QueueUrl=later, MessageBody="b")["MessageId"]
+    sqs.receive_message(QueueUrl=url)
+
+    changes = fakesqs.advance_to_next_event()
+    assert [(c.queue, c.message_id, c.event, c.at.isoformat()) for c in changes] == [
+        ("later", delayed, "delay ended", "2024-01-01T00:00:20+00:00")
+    ]
+    assert isinstance(changes[0], HistoryEvent)
+    (change,) = fakesqs.advance_to_next_event()
+    assert (change.message_id, change.event) == (in_flight, "visible again")
+    assert fakesqs.now().isoformat() == "2024-01-01T00:00:45+00:00"
+
+
+def test_advance_to_next_event_of_one_queue_reports_everything_due_by_then(
+    fakesqs: FakeSQS,
+) -> None:
+    sqs = client()
+    short = fakesqs.create_queue("short", VisibilityTimeout=10)
+    long = fakesqs.create_queue("long", VisibilityTimeout=60)
+    for url in (short, long):
+        sqs.send_message(QueueUrl=url, MessageBody="m")
+        sqs.receive_message(QueueUrl=url)
+    changes = fakesqs.advance_to_next_event("long")
+    assert [(c.queue, c.event, c.at.isoformat()) for c in changes] == [
+        ("short", "visible again", "2024-01-01T00:00:10+00:00"),
+        ("long", "visible again", "2024-01-01T00:01:00+00:00"),
+    ]
+    assert fakesqs.now().isoformat() == "2024-01-01T00:01:00+00:00"
+
+
+def test_nothing_scheduled_means_no_move_and_no_changes(fakesqs: FakeSQS) -> None:
+    fakesqs.create_queue("idle")
+    before = fakesqs.now()
+    assert fakesqs.advance_to_next_event() == []
+    assert fakesqs.now() == before
+
+
+def test_retention_expiry_is_an_event(fakesqs: FakeSQS) -> None:
+    url = fakesqs.create_queue("brief", MessageRetentionPeriod=60)
+    message_id = client().send_message(QueueUrl=url, MessageBody="m")["MessageId"]
+    (change,) = fakesqs.advance_to_next_event()
+    assert (change.event, change.message_id, change.at.minute) == ("expired", message_id, 1)
+
+
+def test_a_loop_until_nothing_is_scheduled_ends(fakesqs: FakeSQS) -> None:
+    url = fakesqs.create_queue("jobs", VisibilityTimeout=5, MessageRetentionPeriod=60)
+    client().send_message(QueueUrl=url, MessageBody="m")
+    client().receive_message(QueueUrl=url)
+    events = []
+    while changes := fakesqs.advance_to_next_event():
+        events += [c.event for c in changes]
+    assert events == ["visible again", "expired"]
+
+
+def test_advance_to_next_event_costs_the_due_entries_not_the_depth(fakesqs: FakeSQS) -> None:
+    sqs = client()
+    url = fakesqs.create_queue("deep", VisibilityTimeout=30)
+    for batch in range(50):
+        sqs.send_message_batch(
+            QueueUrl=url,
+            Entries=[{"Id": str(i), "MessageBody": f"{batch}-{i}"} for i in range(10)],
+        )
+    queue = fakesqs.broker.find(fakesqs.key("deep"))
+    assert queue is not None
+    sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
+    due = queue.due_by(fakesqs.clock.now() + 30)
+    assert len(due) == 1  # one in-flight message; 499 visible ones are not looked at
+
+
+def test_history_follows_a_message_across_queues(fakesqs: FakeSQS) -> None:
+    sqs = client()
+    dlq = fakesqs.create_queue("dlq")
+    url = fakesqs.create_queue(
+        "work",
+        VisibilityTimeout=10,
+        RedrivePolicy=f'{{"deadLetterTargetArn": "{fakesqs.queue(dlq).arn}", "maxReceiveCount": 1}}',
+    )
+    message_id = sqs.send_message(QueueUrl=url, MessageBody="m")["MessageId"]
+    handle = sqs.receive_message(QueueUrl=url)["Messages"][0]["ReceiptHandle"]
+    sqs.change_message_visibility(QueueUrl=url, ReceiptHandle=handle, VisibilityTimeout=20)
+    fakesqs.advance_to_next_event()
+    sqs.receive_message(QueueUrl=url)
+    moved = sqs.receive_message(QueueUrl=dlq)["Messages"][0]
+    sqs.delete_message(QueueUrl=dlq, ReceiptHandle=moved["ReceiptHandle"])
+    history = fakesqs.history(message_id)
+    assert [(e.at.second, e.queue, e.event, e.detail) for e in history] == [
+        (0, "work", "sent", ""),
+        (0, "work", "received", f"#1 handle …{handle[-8:]}"),
+        (0, "work", "visibility changed", "20s"),
+        (20, "work", "visible again", ""),
+        (20, "work", "moved to dead-letter queue", "dlq"),
+        (20, "dlq", "arrived from", "work"),
+        (20, "dlq", "received", f"#2 handle …{moved['ReceiptHandle'][-8:]}"),
+        (20, "dlq", "deleted", ""),
+    ]
+    assert str(history[0]) == "2024-01-01T00:00:00+00:00 work: sent"
+    with pytest.raises(LookupError, match="^no message with id 'nope' was sent while the fake"):
+        fakesqs.history("nope")
+
+
+def test_autojump_lets_a_consumer_thread_wait_for_a_producer(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import threading
+        import boto3, pytest
+
+        @pytest.mark.fakesqs(clock="autojump", autojump_threshold=0.5,
+                             queues={"jobs": {"VisibilityTimeout": 30}})
+        def test_consumer_thread(fakesqs):
+            url = fakesqs.queue("jobs").url
+            received = []
+
+            def consume():
+                sqs = boto3.client("sqs", region_name="us-east-1",
+                                   aws_access_key_id="a", aws_secret_access_key="b")
+                while len(received) < 3:
+                    reply = sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20,
+                                                MaxNumberOfMessages=10)
+                    for message in reply.get("Messages", []):
+                        received.append(message["Body"])
+                        sqs.delete_message(QueueUrl=url,
+                                           ReceiptHandle=message["ReceiptHandle"])
+
+            consumer = threading.Thread(target=consume)
+            consumer.start()
+            producer = boto3.client("sqs", region_name="us-east-1",
+                                    aws_access_key_id="a", aws_secret_access_key="b")
+            for body in ("1", "2", "3"):
+                producer.send_message(QueueUrl=url, MessageBody=body)
+            consumer.join(timeout=60)
+            assert sorted(received) == ["1", "2", "3"]
+            assert len(fakesqs.queue("jobs")) == 0
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=1)
