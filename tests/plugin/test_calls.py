@@ -116,7 +116,7 @@ def test_injected_errors_are_marked(fakesqs: FakeSQS) -> None:
 def test_backlog_oldest_age_does_not_scan_the_queue(fakesqs: FakeSQS) -> None:
     sqs = client()
     url = fakesqs.create_queue("deep")
-    for batch in range(30):
+    for _second in range(30):
         sqs.send_message_batch(
             QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": "m"} for i in range(10)]
         )
@@ -148,7 +148,7 @@ def test_public_names_are_exported_and_records_are_not_made_by_hand() -> None:
     }
     with pytest.raises(TypeError, match="use the `fakesqs` fixture or `fake_sqs\\(\\)`"):
         FakeSQS(pytest_fakesqs.Options())
-    with pytest.raises(TypeError, match="^HistoryEvent records are made by the fake"):
+    with pytest.raises(TypeError, match=r"^HistoryEvent records are made by the fake"):
         HistoryEvent(at=None, event="", detail="", queue="", message_id="")  # type: ignore[arg-type]
 
 

@@ -228,9 +228,7 @@ def test_a_bad_ini_value_is_a_usage_error_at_start(
 
 def test_every_option_has_an_ini_key_with_help(pytester: pytest.Pytester) -> None:
     result = pytester.runpytest("--help")
-    result.stdout.fnmatch_lines_random(
-        [f"  fakesqs_{name} (string):*" for name in Options.names()]
-    )
+    result.stdout.fnmatch_lines_random([f"  fakesqs_{name} (string):*" for name in Options.names()])
 
 
 def test_the_marker_is_registered_with_its_full_signature(pytester: pytest.Pytester) -> None:

@@ -119,7 +119,7 @@ def test_history_follows_a_message_across_queues(fakesqs: FakeSQS) -> None:
         (20, "dlq", "deleted", ""),
     ]
     assert str(history[0]) == "2024-01-01T00:00:00+00:00 work: sent"
-    with pytest.raises(LookupError, match="^no message with id 'nope' was sent while the fake"):
+    with pytest.raises(LookupError, match=r"^no message with id 'nope' was sent while the fake"):
         fakesqs.history("nope")
 
 
