@@ -47,6 +47,8 @@ class Limits:
     max_group_id_length: int = 128
     max_list_queues: int = 1000
     max_tags: int = 50
+    # YMQ: 1,000 queues per cloud (a quota), then CreateQueue answers OverLimit.
+    max_queues: int | None = None
     # "aws": any Unicode key/value; "ymq": labels, 1-63 chars of [a-z0-9_-], keys start a-z.
     tag_rules: str = "aws"
     # YMQ's ListQueues returns up to 1000 URLs and ignores MaxResults/NextToken.
@@ -67,6 +69,7 @@ LIMITS: dict[Flavor, Limits] = {
         max_message_size=262_144,
         max_batch_bytes=262_144,
         fifo_in_flight=20_000,
+        max_queues=1000,
         tag_rules="ymq",
         list_queues_paginated=False,
         one_message_per_group=True,

@@ -55,11 +55,7 @@ def create_queue(
     try:
         return _create(service, name, requested, tags, fifo, ctx)
     except SqsError as error:
-        # YMQ's schema step reports every attribute problem as ValidationError.
-        if (
-            service.flavor == "ymq"
-            and error.spec.query_code != Err.QueueDeletedRecently.spec.query_code
-        ):
+        if service.flavor == "ymq":
             raise ymq.creation_error(error) from None
         raise
 
@@ -84,12 +80,15 @@ def _create(
     if deleted_at is not None and now - deleted_at < QUEUE_DELETED_WAIT:
         raise SqsError(
             Err.QueueDeletedRecently,
-            "Cannot create queue: Queue was removed recently."
+            "Queue was removed recently."
             if service.flavor == "ymq"
             else "You must wait 60 seconds after deleting a queue before you can create another "
             "with the same name.",
         )
     settings = service.settings_for(attributes, fifo=fifo, key=key)
+    limit = service.limits.max_queues
+    if limit is not None and sum(q.key[1] == key[1] for q in service.broker.queues()) >= limit:
+        raise SqsError(Err.OverLimit, "Too many queues.")
     try:
         queue = service.broker.create_queue(key, settings)
     except QueueAlreadyExists:  # created concurrently with identical attributes

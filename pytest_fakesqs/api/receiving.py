@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Delivery, QueueOverLimit
 from . import message_attributes as ma
+from . import ymq
 from .context import RequestContext
 from .errors import Err, SqsError, invalid_parameter
 from .md5 import md5_of_attributes, md5_of_body
@@ -78,6 +79,8 @@ def receive_message(
             attempt_id=attempt_id,
         )
     except QueueOverLimit:
+        if service.flavor == "ymq":
+            raise SqsError(Err.OverLimit, ymq.OVER_LIMIT) from None
         # AWS's text, as seen in a real ErrorResponse (aws-sdk issue reports), line break included.
         raise SqsError(Err.OverLimit, OVER_LIMIT_TEXT) from None
     messages = [service.render_delivery(d, wanted_system, wanted_attributes) for d in deliveries]

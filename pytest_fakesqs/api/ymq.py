@@ -16,6 +16,12 @@ from .context import RequestContext
 from .errors import Err, SqsError
 
 NON_EXISTENT_QUEUE = "The specified queue doesn't exist."
+# YDB's default OverLimit text: ReceiveMessage past the in-flight limit sends no text of its own.
+OVER_LIMIT = (
+    "The specified action violates a limit. For example, ReceiveMessage returns this error if "
+    "the maximum number of inflight messages is reached and AddPermission returns this error "
+    "if the maximum number of permissions for the queue is reached."
+)
 _LABEL = re.compile(r"^[a-z0-9_-]*$")
 _LABEL_LENGTH = 63
 
@@ -30,8 +36,11 @@ def absent_action(action: str, ctx: RequestContext) -> SqsError:
 
 
 def creation_error(error: SqsError) -> SqsError:
-    """CreateQueue reports attribute problems as ValidationError, prefixed like YDB does."""
-    return SqsError(Err.ValidationError, f"Cannot create queue: {error.message}")
+    """YDB's CreateQueue prefixes what its schema step found; all but the queue-state errors
+    (deleted recently, too many queues) become ValidationError."""
+    keep = error.spec in (Err.QueueDeletedRecently.spec, Err.OverLimit.spec)
+    spec = error.spec if keep else Err.ValidationError.spec
+    return SqsError(spec, f"Cannot create queue: {error.message}")
 
 
 def check_queue_name(name: str, *, fifo: bool, max_length: int) -> None:

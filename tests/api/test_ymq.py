@@ -13,6 +13,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 from pytest_fakesqs.api.limits import LIMITS
+from pytest_fakesqs.engine import Outgoing
 
 from .conftest import QUERY_CLIENT, make_client, system_attribute_names
 
@@ -300,6 +301,72 @@ def test_get_queue_url_ignores_the_owner_account(ymq: Any) -> None:
         ymq.get_queue_url(QueueName="work", QueueOwnerAWSAccountId="999999999999")["QueueUrl"]
         == url
     )
+
+
+def test_fifo_receive_past_20000_in_flight_is_over_limit(fakesqs: FakeSQS, ymq: Any) -> None:
+    url = ymq.create_queue(
+        QueueName="busy.fifo",
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )["QueueUrl"]
+    queue = fakesqs.broker.get(fakesqs.key("busy.fifo"))
+    for group in range(20_001):  # straight into the engine: 20,001 sends over HTTP are slow
+        fakesqs.broker.send(
+            queue, Outgoing(body=str(group), size=8, group_id=str(group), dedup_id=str(group))
+        )
+    while queue.in_flight < 20_000:
+        fakesqs.broker.receive(queue, 10)
+    with pytest.raises(ClientError) as excinfo:
+        ymq.receive_message(QueueUrl=url)
+    # `__type` OverLimit is also the modelled shape's name, so botocore maps the class anyway.
+    assert error_of(excinfo) == (
+        ymq.exceptions.OverLimit,
+        "OverLimit",
+        "The specified action violates a limit. For example, ReceiveMessage returns this error "
+        "if the maximum number of inflight messages is reached and AddPermission returns this "
+        "error if the maximum number of permissions for the queue is reached.",
+        403,
+    )
+
+
+def test_a_cloud_holds_at_most_1000_queues(fakesqs: FakeSQS, ymq: Any) -> None:
+    for number in range(1000):
+        fakesqs.create_queue(f"q{number}")
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName="one-too-many")
+    # `__type` OverLimit is also the modelled shape's name, so botocore maps the class anyway.
+    assert error_of(excinfo) == (
+        ymq.exceptions.OverLimit,
+        "OverLimit",
+        "Cannot create queue: Too many queues.",
+        403,
+    )
+
+
+def test_a_name_is_free_again_60_seconds_after_deletion(fakesqs: FakeSQS, ymq: Any) -> None:
+    ymq.delete_queue(QueueUrl=ymq.create_queue(QueueName="jobs")["QueueUrl"])
+    fakesqs.advance(59)
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName="jobs")
+    assert error_of(excinfo)[1:] == (
+        "AWS.SimpleQueueService.QueueDeletedRecently",
+        "Cannot create queue: Queue was removed recently.",
+        400,
+    )
+    fakesqs.advance(1)
+    ymq.create_queue(QueueName="jobs")
+
+
+def test_fifo_batch_entries_ignore_their_delay_too(fakesqs: FakeSQS, ymq: Any) -> None:
+    url = ymq.create_queue(
+        QueueName="delays.fifo",
+        Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
+    )["QueueUrl"]
+    result = ymq.send_message_batch(
+        QueueUrl=url,
+        Entries=[{"Id": "a", "MessageBody": "a", "MessageGroupId": "g", "DelaySeconds": 30}],
+    )
+    assert "Failed" not in result or not result["Failed"]
+    assert [m.state for m in fakesqs.queue(url).messages()] == ["visible"]
 
 
 def test_fifo_in_flight_limit_is_20000_with_over_limit(fakesqs: FakeSQS) -> None:
