@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Queue
+from ..engine import EngineError, Queue
 from . import messages, receipts
 from .context import RequestContext
 from .errors import Err, SqsError
@@ -67,6 +67,10 @@ def _fan_out(
             successful.append({"Id": entry["Id"], **one(entry)})
         except SqsError as error:
             failed.append(_failed(entry["Id"], error))
+    return _answer(successful, failed)
+
+
+def _answer(successful: list[dict[str, Any]], failed: list[dict[str, Any]]) -> dict[str, Any]:
     # AWS leaves an empty list out of the answer (recorded: a batch with no failures).
     result: dict[str, Any] = {}
     if successful:
@@ -104,12 +108,28 @@ def send_message_batch(
             f"You have sent {total} bytes.",
         )
 
-    def one(entry: dict[str, Any]) -> dict[str, Any]:
-        prepared = messages.prepare(service, queue, entry, ctx, in_batch=True)
-        sent = service.broker.send(queue, prepared.outgoing)
-        return messages.send_result(prepared, sent.message.message_id, sent.message.sequence_number)
-
-    return _fan_out(entries, one)
+    # Validate every entry first, then enqueue the valid ones under one engine lock.
+    checked: list[messages.Prepared | SqsError] = []
+    for entry in entries:
+        try:
+            checked.append(messages.prepare(service, queue, entry, ctx, in_batch=True))
+        except SqsError as error:
+            checked.append(error)
+    sent = iter(
+        service.broker.send_many(
+            queue, [c.outgoing for c in checked if not isinstance(c, SqsError)]
+        )
+    )
+    successful: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for entry, outcome in zip(entries, checked, strict=True):
+        if isinstance(outcome, SqsError):
+            failed.append(_failed(entry["Id"], outcome))
+            continue
+        message = next(sent).message
+        result = messages.send_result(outcome, message.message_id, message.sequence_number)
+        successful.append({"Id": entry["Id"], **result})
+    return _answer(successful, failed)
 
 
 def _entry_size(entry: dict[str, Any]) -> int:
@@ -132,12 +152,27 @@ def delete_message_batch(
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     entries = check_entries(service, params, "DeleteMessageBatch")
-
-    def one(entry: dict[str, Any]) -> dict[str, Any]:
-        receipts.delete_one(service, queue, _handle(entry))
-        return {}
-
-    return _fan_out(entries, one)
+    handles: list[str | SqsError] = []
+    for entry in entries:
+        try:
+            handles.append(_handle(entry))
+        except SqsError as error:
+            handles.append(error)
+    # One engine lock for the whole batch; each handle still gets its own outcome.
+    outcomes = iter(service.broker.delete_many(queue, [h for h in handles if isinstance(h, str)]))
+    successful: list[dict[str, Any]] = []
+    failed: list[dict[str, Any]] = []
+    for entry, handle in zip(entries, handles, strict=True):
+        refusal = handle if isinstance(handle, SqsError) else None
+        if refusal is None:
+            outcome = next(outcomes)
+            if isinstance(outcome, EngineError):
+                refusal = receipts.handle_error(queue, outcome, "DeleteMessage")
+        if refusal is None:
+            successful.append({"Id": entry["Id"]})
+        else:
+            failed.append(_failed(entry["Id"], refusal))
+    return _answer(successful, failed)
 
 
 def change_message_visibility_batch(
