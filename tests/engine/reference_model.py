@@ -1,7 +1,13 @@
 """A small, obviously-correct model of a queue, for the stateful tests to compare against.
 
-No heaps, no indexes, no laziness: every question is answered by scanning a list of live
-messages against the current time. Slow on purpose; it only has to be right.
+No heaps, no indexes: every question is answered by scanning a list of live messages. Slow on
+purpose; it only has to be right. The rules it encodes (DESIGN.md, engine/fifo.py):
+- standard: receive the visible messages in the order they became visible, then sent;
+- FIFO: groups take turns round-robin; a group is open while its first live message is
+  visible; a receive takes the visible run at its front; a served group queues up again, at
+  the back, when it is open again;
+- time-based transitions happen in time order: visibility ends (by moment, then arrival), then
+  retention expiries (by enqueue time, then arrival).
 """
 
 from __future__ import annotations
@@ -18,7 +24,9 @@ class ModelMessage:
     group: str | None
     enqueued_at: float
     visible_at: float  # when it becomes (or became) receivable
-    handle: str | None = None  # the latest receipt handle, meaningful only while in flight
+    state: State = State.VISIBLE
+    handle: str | None = None  # the current receipt handle while in flight
+    latest_handle: str | None = None  # the most recent receipt handle ever issued
     received_at: float = 0.0
     receive_count: int = 0
 
@@ -39,28 +47,49 @@ class ModelQueue:
     max_receive_count: int = 0
     messages: list[ModelMessage] = field(default_factory=list)  # live, in arrival order
     dedup: dict[str, tuple[str, float]] = field(default_factory=dict)  # id -> (body, until)
+    turns: dict[str | None, int | None] = field(default_factory=dict)  # FIFO group -> turn
     next_sequence: int = 0
+    next_turn: int = 0
 
-    # -- what a message is, now ------------------------------------------------------------
+    # -- time ------------------------------------------------------------------------------
 
-    def in_flight(self, message: ModelMessage, now: float) -> bool:
-        return message.handle is not None and now < message.visible_at
-
-    def state(self, message: ModelMessage, now: float) -> State:
-        if now >= message.visible_at:
-            return State.VISIBLE
-        return State.IN_FLIGHT if message.handle is not None else State.DELAYED
-
-    def live(self, now: float) -> list[ModelMessage]:
-        """Drop what retention expired, then the live messages in arrival order."""
-        self.messages = [m for m in self.messages if now < m.enqueued_at + self.retention]
-        return self.messages
+    def apply_due(self, now: float) -> None:
+        due = [m for m in self.messages if m.state is not State.VISIBLE and m.visible_at <= now]
+        for message in sorted(due, key=lambda m: (m.visible_at, m.sequence)):
+            message.state = State.VISIBLE
+            message.handle = None
+            self._settle(message.group)
+        expired = [m for m in self.messages if m.enqueued_at + self.retention <= now]
+        for message in sorted(expired, key=lambda m: (m.enqueued_at, m.sequence)):
+            self._remove(message)
 
     def by_state(self, now: float) -> dict[State, list[str]]:
+        self.apply_due(now)
         result: dict[State, list[str]] = {state: [] for state in State}
-        for message in self.live(now):
-            result[self.state(message, now)].append(message.body)
+        for message in self.messages:
+            result[message.state].append(message.body)
         return result
+
+    # -- FIFO groups -----------------------------------------------------------------------
+
+    def _group(self, group: str | None) -> list[ModelMessage]:
+        return [m for m in self.messages if m.group == group]
+
+    def _open(self, group: str | None) -> bool:
+        members = self._group(group)
+        return bool(members) and members[0].state is State.VISIBLE
+
+    def _settle(self, group: str | None) -> None:
+        if not self.fifo or group not in self.turns:
+            return
+        if not self._group(group):
+            del self.turns[group]
+        elif self._open(group) and self.turns[group] is None:
+            self.turns[group] = self._take_turn()
+
+    def _take_turn(self) -> int:
+        self.next_turn += 1
+        return self.next_turn
 
     # -- operations ------------------------------------------------------------------------
 
@@ -74,44 +103,61 @@ class ModelQueue:
         dedup: str | None = None,
     ) -> str:
         """Returns the body of the message that is (or already was) queued."""
-        self.live(now)
+        self.apply_due(now)
         if dedup is not None:
             known = self.dedup.get(dedup)
             if known is not None and known[1] > now:
                 return known[0]
             self.dedup[dedup] = (body, now + DEDUP_WINDOW)
-        self._append(ModelMessage(body, 0, group, now, now + delay))
+        state = State.DELAYED if delay > 0 else State.VISIBLE
+        self._append(ModelMessage(body, 0, group, now, now + delay, state))
         return body
 
     def _append(self, message: ModelMessage) -> None:
         message.sequence = self.next_sequence
         self.next_sequence += 1
         self.messages.append(message)
+        if self.fifo and message.group not in self.turns:
+            self.turns[message.group] = self._take_turn()
+        self._settle(message.group)
+
+    def _remove(self, message: ModelMessage) -> None:
+        self.messages.remove(message)
+        self._settle(message.group)
 
     def receive(
         self, max_messages: int, visibility: float, now: float
     ) -> tuple[list[ModelMessage], list[ModelMessage]]:
         """(delivered, moved to the dead-letter queue), in the order the engine must use."""
-        live = self.live(now)
+        self.apply_due(now)
         delivered: list[ModelMessage] = []
         moved: list[ModelMessage] = []
-        if self.fifo:
-            candidates = self._fifo_candidates(live, now, max_messages)
-        else:
-            visible = [m for m in live if self.state(m, now) is State.VISIBLE]
-            candidates = sorted(visible, key=lambda m: (m.visible_at, m.sequence))
-        for message in candidates:
-            if len(delivered) >= max_messages:
+        if not self.fifo:
+            visible = [m for m in self.messages if m.state is State.VISIBLE]
+            for message in sorted(visible, key=lambda m: (m.visible_at, m.sequence)):
+                if len(delivered) >= max_messages:
+                    break
+                self._take(message, visibility, now, delivered, moved)
+        while self.fifo and len(delivered) < max_messages:
+            waiting = [g for g, turn in self.turns.items() if turn is not None and self._open(g)]
+            if not waiting:
                 break
-            if self.dead_letter is not None and message.receive_count >= self.max_receive_count:
-                moved.append(message)
-                continue
-            delivered.append(message)
+            group = min(waiting, key=lambda g: self.turns[g] or 0)
+            self.turns[group] = None
+            run: list[ModelMessage] = []
+            for message in self._group(group):
+                if len(run) >= max_messages - len(delivered):
+                    break
+                if message.state is not State.VISIBLE:
+                    break
+                run.append(message)
+            for message in run:
+                self._take(message, visibility, now, delivered, moved)
+            self._settle(group)
         for message in moved:
-            self.messages.remove(message)
             assert self.dead_letter is not None
+            self.dead_letter.apply_due(now)
             enqueued_at = now if self.fifo else message.enqueued_at
-            self.dead_letter.live(now)
             self.dead_letter._append(
                 ModelMessage(
                     message.body,
@@ -122,51 +168,48 @@ class ModelQueue:
                     receive_count=message.receive_count,
                 )
             )
-        for message in delivered:
-            message.receive_count += 1
-            message.received_at = now
-            message.visible_at = now + visibility
-            message.handle = None  # the caller records the engine's handle
         return delivered, moved
 
-    def _fifo_candidates(
-        self, live: list[ModelMessage], now: float, max_messages: int
-    ) -> list[ModelMessage]:
-        """Whole runs of visible messages from unblocked groups, oldest group head first."""
-        groups: dict[str | None, list[ModelMessage]] = {}
-        for message in live:
-            groups.setdefault(message.group, []).append(message)
-        open_groups = [
-            messages
-            for messages in groups.values()
-            if not any(self.in_flight(m, now) for m in messages)
-            and self.state(messages[0], now) is State.VISIBLE
-        ]
-        open_groups.sort(key=lambda messages: messages[0].sequence)
-        candidates: list[ModelMessage] = []
-        takeable = 0  # messages that will really be delivered, not moved
-        for messages in open_groups:
-            for message in messages:
-                if takeable >= max_messages or self.state(message, now) is not State.VISIBLE:
-                    break
-                candidates.append(message)
-                if not (
-                    self.dead_letter is not None and message.receive_count >= self.max_receive_count
-                ):
-                    takeable += 1
-            if takeable >= max_messages:
-                break
-        return candidates
+    def _take(
+        self,
+        message: ModelMessage,
+        visibility: float,
+        now: float,
+        delivered: list[ModelMessage],
+        moved: list[ModelMessage],
+    ) -> None:
+        if self.dead_letter is not None and message.receive_count >= self.max_receive_count:
+            self.messages.remove(message)  # the group is settled once its run is over
+            moved.append(message)
+            return
+        message.state = State.IN_FLIGHT
+        message.receive_count += 1
+        message.received_at = now
+        message.visible_at = now + visibility
+        message.handle = None  # the caller records the engine's handle with `delivered_as`
+        delivered.append(message)
+
+    def delivered_as(self, message: ModelMessage, handle: str) -> None:
+        message.handle = handle
+        message.latest_handle = handle
 
     def _holder(self, handle: str, now: float) -> ModelMessage:
-        for message in self.live(now):
-            if message.handle == handle and self.in_flight(message, now):
+        self.apply_due(now)
+        for message in self.messages:
+            if message.handle == handle and message.state is State.IN_FLIGHT:
                 return message
         raise Refused("stale")
 
     def delete(self, handle: str, now: float) -> str:
-        message = self._holder(handle, now)
-        self.messages.remove(message)
+        try:
+            message = self._holder(handle, now)
+        except Refused:
+            # A standard queue also takes the latest handle of a message no longer in flight.
+            latest = [m for m in self.messages if m.latest_handle == handle]
+            if self.fifo or not latest:
+                raise
+            message = latest[0]
+        self._remove(message)
         return message.body
 
     def change_visibility(self, handle: str, timeout: float, now: float) -> str:
@@ -175,10 +218,15 @@ class ModelQueue:
             raise Refused("limit")
         message.visible_at = now + timeout
         if timeout <= 0:
+            message.state = State.VISIBLE
             message.handle = None
+            self._settle(message.group)
         return message.body
 
     def purge(self, now: float) -> list[str]:
-        removed = [m.body for m in self.live(now)]
+        self.apply_due(now)
+        removed = [m.body for m in self.messages]
         self.messages = []
+        self.dedup.clear()  # a purge forgets deduplication ids too
+        self.turns.clear()
         return removed

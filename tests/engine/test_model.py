@@ -127,7 +127,7 @@ class QueueMachine(RuleBasedStateMachine):
         assert [d.message.body for d in deliveries] == [m.body for m in delivered]
         assert [d.receive_count for d in deliveries] == [m.receive_count for m in delivered]
         for delivery, message in zip(deliveries, delivered, strict=True):
-            message.handle = delivery.receipt_handle
+            self.models[name].delivered_as(message, delivery.receipt_handle)
             self.handles.append((name, delivery.receipt_handle))
 
     @precondition(lambda self: self.handles)
@@ -179,7 +179,7 @@ class QueueMachine(RuleBasedStateMachine):
                 len(actual[State.DELAYED]),
             )
             counts = {m.body: m.receive_count for m in queue.live_messages()}
-            assert counts == {m.body: m.receive_count for m in self.models[name].live(self.now)}
+            assert counts == {m.body: m.receive_count for m in self.models[name].messages}
             assert queue.bytes == sum(m.size for m in queue.live_messages())
             assert set(queue.store.by_handle.values()) == set(engine_states[State.IN_FLIGHT])
 
