@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv
+.PHONY: examples test lint venv test-xdist test-aio
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,3 +22,17 @@ lint: $(VENV)/.installed
 
 test: lint
 	$(BIN)/python -m pytest -q
+
+test-xdist: $(VENV)/.installed
+	$(BIN)/python -m pytest -q -n 2
+
+# aiobotocore pins botocore to a narrow range, so its tests get a small venv of their own.
+AIO_VENV ?= .venv-aio
+$(AIO_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(AIO_VENV)
+	$(AIO_VENV)/bin/python -m pip install -q -e '.[aio-test]'
+	touch $@
+
+test-aio: $(AIO_VENV)/.installed
+	$(AIO_VENV)/bin/python -c "import aioboto3, aiobotocore"  # fail loudly rather than skip
+	$(AIO_VENV)/bin/python -m pytest -q -p no:randomly tests/interop/test_aio.py

@@ -13,6 +13,8 @@ CLOCK_MODES: tuple[ClockMode, ...] = ("frozen", "autojump", "real", "system")
 # A fixed, recognisable default start so frozen tests are reproducible.
 DEFAULT_START = datetime(2024, 1, 1, tzinfo=UTC)
 DEFAULT_AUTOJUMP_THRESHOLD = 0.05
+# How long a system-clock long poll waits in real time before checking whether time moves at all.
+SYSTEM_WAIT_SLICE = 0.05
 
 
 def to_seconds(amount: float | timedelta) -> float:
@@ -123,6 +125,14 @@ class Clock:
                 self._now = max(self._now, target)
             return True
         before = self.now()
+        if self.mode == "system":
+            return self._wait_system(condition, target - before, before)
         condition.wait(max(0.0, target - before))
-        # A wall clock frozen by freezegun never reaches the deadline: end the poll, don't hang.
-        return self.now() > before or self.now() >= deadline
+        return True  # the wall clock moved (or a send woke us): the poll re-checks its deadline
+
+    def _wait_system(self, condition: threading.Condition, remaining: float, before: float) -> bool:
+        # freezegun / time-machine may hold time.time() still: wait a short real slice, then
+        # give up if time did not move at all, since no amount of real waiting reaches the deadline.
+        if condition.wait(min(max(0.0, remaining), SYSTEM_WAIT_SLICE)):
+            return True  # woken by a send in another thread
+        return self.now() > before

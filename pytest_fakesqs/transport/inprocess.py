@@ -7,8 +7,10 @@ than adding one more `before-send` handler means every handler the client itself
 
 from __future__ import annotations
 
+import importlib.util
 import threading
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -27,6 +29,10 @@ _original_needs_retry: Any = None
 # session-wide server is never answered by a test's in-process fake.
 _served_ports: set[int] = set()
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
+# Optional libraries served alongside botocore, by the module of this package that patches each.
+_EXTENSIONS = {"aiobotocore": "aio", "moto": "moto_bridge"}
+_available: list[str] | None = None
+_installed: list[ModuleType] = []
 
 
 class _RawBody:
@@ -80,11 +86,11 @@ def _header_text(value: Any) -> str:
 
 def to_aws_response(url: str, response: WireResponse) -> AWSResponse:
     return AWSResponse(
-        url, response.status, _http_headers(response.headers), _RawBody(response.body)
+        url, response.status, http_headers(response.headers), _RawBody(response.body)
     )
 
 
-def _http_headers(headers: dict[str, str]) -> HTTPHeaders:
+def http_headers(headers: dict[str, str]) -> HTTPHeaders:
     result = HTTPHeaders()
     for name, value in headers.items():
         result[name] = value
@@ -120,9 +126,17 @@ def _addressed_to_local_server(url: str) -> bool:
         return False
 
 
-def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
+def serving_handler(endpoint: Endpoint, request: AWSPreparedRequest) -> WireHandler | None:
+    """The fake that answers this request in-process, or None to send it as usual."""
     handler = current_handler()
-    if handler is None or not is_sqs(self) or _addressed_to_local_server(request.url or ""):
+    if handler is None or not is_sqs(endpoint) or _addressed_to_local_server(request.url or ""):
+        return None
+    return handler
+
+
+def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
+    handler = serving_handler(self, request)
+    if handler is None:
         return _original_send(self, request)
     return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
 
@@ -160,6 +174,20 @@ def _needs_retry(
     return True
 
 
+def _extension_modules() -> list[ModuleType]:
+    """The modules patching the optional libraries installed here; none is imported otherwise."""
+    global _available
+    if _available is None:
+        _available = [name for name in _EXTENSIONS if importlib.util.find_spec(name) is not None]
+    modules = []
+    for library in _available:
+        try:
+            modules.append(importlib.import_module(f"{__package__}.{_EXTENSIONS[library]}"))
+        except ImportError:  # a broken or incompatible install: serve botocore alone
+            continue
+    return modules
+
+
 def activate(handler: WireHandler) -> None:
     global _original_send, _original_needs_retry
     with _lock:
@@ -168,6 +196,9 @@ def activate(handler: WireHandler) -> None:
             _original_needs_retry = Endpoint._needs_retry  # type: ignore[attr-defined]
             Endpoint._send = _send  # type: ignore[attr-defined]
             Endpoint._needs_retry = _needs_retry  # type: ignore[attr-defined]
+            _installed[:] = _extension_modules()
+            for extension in _installed:
+                extension.install()
         _active.append(handler)
 
 
@@ -180,3 +211,5 @@ def deactivate(handler: WireHandler) -> None:
             Endpoint._send = _original_send  # type: ignore[attr-defined]
             Endpoint._needs_retry = _original_needs_retry  # type: ignore[attr-defined]
             _original_send = _original_needs_retry = None
+            while _installed:
+                _installed.pop().uninstall()

@@ -51,3 +51,24 @@ def test_real_clock_advance_shifts_it_forward() -> None:
     before = clock.now()
     clock.advance(3600)
     assert clock.now() - before >= 3600
+
+
+def test_a_system_clock_poll_gives_up_when_time_is_held_still(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr("time.time", lambda: 1_900_000_000.0)
+    clock = Clock("system")
+    condition = threading.Condition()
+    with condition:
+        keep_polling = clock.wait(condition, deadline=clock.now() + 20, next_event=None)
+    assert keep_polling is False
+
+
+def test_a_system_clock_poll_goes_on_while_time_moves(monkeypatch: pytest.MonkeyPatch) -> None:
+    readings = iter(range(1_900_000_000, 1_900_000_100))
+    monkeypatch.setattr("time.time", lambda: float(next(readings)))
+    clock = Clock("system")
+    condition = threading.Condition()
+    with condition:
+        keep_polling = clock.wait(condition, deadline=clock.now() + 20, next_event=None)
+    assert keep_polling is True

@@ -1,0 +1,111 @@
+"""aiobotocore / aioboto3 clients served in-process, long polls included, without blocking the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.protocol.base import DecodedRequest
+
+aioboto3 = pytest.importorskip("aioboto3")
+pytest.importorskip("aiobotocore")
+
+
+def run(scenario: Callable[[Any], Awaitable[Any]]) -> Any:
+    """Run `scenario(sqs)` with an aioboto3 SQS client on a fresh event loop."""
+
+    async def main() -> Any:
+        session = aioboto3.Session(
+            aws_access_key_id="AKIAFAKE", aws_secret_access_key="fake", region_name="us-east-1"
+        )
+        async with session.client("sqs") as sqs:
+            return await scenario(sqs)
+
+    return asyncio.run(main())
+
+
+def test_send_receive_delete(fakesqs: FakeSQS) -> None:
+    async def scenario(sqs: Any) -> Any:
+        url = (await sqs.create_queue(QueueName="jobs"))["QueueUrl"]
+        sent = await sqs.send_message(QueueUrl=url, MessageBody="hello")
+        received = await sqs.receive_message(QueueUrl=url)
+        message = received["Messages"][0]
+        await sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+        return url, sent, message
+
+    url, sent, message = run(scenario)
+
+    assert url == "https://sqs.us-east-1.amazonaws.com/123456789012/jobs"
+    assert message["MessageId"] == sent["MessageId"]
+    assert message["Body"] == "hello"
+    assert fakesqs.queue("jobs").bodies() == []
+
+
+def test_an_empty_long_poll_jumps_the_frozen_clock(fakesqs: FakeSQS) -> None:
+    url = fakesqs.create_queue("jobs")
+    before = fakesqs.now()
+
+    async def scenario(sqs: Any) -> Any:
+        return await sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20)
+
+    answer = run(scenario)
+
+    assert "Messages" not in answer
+    assert (fakesqs.now() - before).total_seconds() == 20
+
+
+@pytest.mark.fakesqs(clock="autojump", autojump_threshold=5)
+def test_a_long_poll_leaves_the_event_loop_free_for_a_producer(fakesqs: FakeSQS) -> None:
+    url = fakesqs.create_queue("jobs")
+    before = fakesqs.now()
+    poll_started = threading.Event()
+
+    def note_receive(request: DecodedRequest, _ctx: Any) -> None:
+        if request.action == "ReceiveMessage":
+            poll_started.set()
+
+    fakesqs.handler.interceptors.append(note_receive)
+
+    async def scenario(sqs: Any) -> Any:
+        poll = asyncio.ensure_future(sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20))
+        # The producer sends only once the poll is inside the fake, waiting.
+        assert await asyncio.to_thread(poll_started.wait, 5)
+        await sqs.send_message(QueueUrl=url, MessageBody="late")
+        return await poll
+
+    answer = run(scenario)
+
+    # The producer ran while the poll waited: the poll returned the message, no time jumped.
+    assert [m["Body"] for m in answer["Messages"]] == ["late"]
+    assert fakesqs.now() == before
+
+
+def test_errors_raise_the_modeled_exception_classes(fakesqs: FakeSQS) -> None:
+    async def scenario(sqs: Any) -> Any:
+        with pytest.raises(sqs.exceptions.QueueDoesNotExist) as missing:
+            await sqs.get_queue_url(QueueName="nope")
+        url = (await sqs.create_queue(QueueName="jobs"))["QueueUrl"]
+        with pytest.raises(sqs.exceptions.ReceiptHandleIsInvalid) as invalid:
+            await sqs.delete_message(QueueUrl=url, ReceiptHandle="garbage")
+        return missing.value, invalid.value
+
+    missing, invalid = run(scenario)
+
+    assert missing.response["Error"]["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
+    assert missing.response["ResponseMetadata"]["HTTPStatusCode"] == 400
+    assert invalid.response["Error"]["Code"] == "ReceiptHandleIsInvalid"
+
+
+def test_other_services_are_left_alone(fakesqs: FakeSQS) -> None:
+    from aiobotocore.endpoint import AioEndpoint
+
+    from pytest_fakesqs.transport import aio
+
+    assert AioEndpoint._send is aio._send
+    fakesqs.stop()
+    assert AioEndpoint._send is not aio._send
