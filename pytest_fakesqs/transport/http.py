@@ -69,8 +69,9 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return
         request = WireRequest(self.command, self._url(), self._headers(), body)
         response = owner.handler.handle(request)
-        self._answer(response)
+        # Counted before the client can see the answer, so a client never outruns the count.
         owner._served(request, response, self.client_address[0], started)
+        self._answer(response)
 
     def _url(self) -> str:
         host = self.headers.get("Host") or self.server.owner.netloc
