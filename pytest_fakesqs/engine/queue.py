@@ -34,25 +34,6 @@ _FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
 TimedEntry = tuple[float, int, int, Message]  # (moment, sequence, generation, message)
 
 
-<<<<<<< HEAD
-=======
-@dataclass(slots=True)  # not frozen: frozen dataclasses cost a setattr call per field
-class Delivery:
-    """A snapshot of one received message, safe to read after the queue lock is released."""
-
-    message: Message
-    receipt_handle: str
-    receive_count: int
-    first_received_at: float
-
-
-@dataclass(slots=True)
-class SendResult:
-    message: Message
-    duplicate: bool  # FIFO: the dedup id was seen in the last 5 minutes; nothing was enqueued
-
-
->>>>>>> 73b6571 (Hot path: batch sends and deletes take the queue lock once, senders notify only when a long poll waits, shared SenderId dict per sender, non-frozen engine records)
 class Queue:
     def __init__(self, key: QueueKey, settings: QueueSettings, clock: Clock) -> None:
         self.key = key

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from .message import Message
 
 
-@dataclass(frozen=True, slots=True)
+# Not frozen: a frozen dataclass pays a setattr call per field, on every message received.
+@dataclass(slots=True)
 class Delivery:
     """A snapshot of one received message."""
 
@@ -17,7 +18,7 @@ class Delivery:
     first_received_at: float
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class SendResult:
     message: Message
     duplicate: bool  # FIFO: the dedup id was seen in the last 5 minutes; nothing was enqueued
