@@ -19,6 +19,10 @@ def next_change_at(fake: FakeSQS, queues: list[Queue]) -> float | None:
             upcoming = queue.next_change_at()
         if upcoming is not None:
             moments.append(upcoming)
+    # A running message move task changes its queues on the clock too.
+    upcoming_move = fake.broker.move_tasks.next_move_touching({queue.key for queue in queues})
+    if upcoming_move is not None:
+        moments.append(upcoming_move)
     return min(moments, default=None)
 
 
@@ -47,10 +51,30 @@ def _step_to(fake: FakeSQS, target: float) -> list[HistoryEvent]:
     for each in every_queue:
         with each.lock:
             before += [(each, m, len(m.timeline())) for m in each.due_by(target)]
+    journal = fake.broker.move_tasks.journal
+    moves_before = len(journal)
     fake.clock.advance_to(max(target, fake.clock.now()))
     for each in every_queue:
         fake.broker.refresh(each)
+    # A move's last two entries: leaving the source, arriving in the destination.
+    moved = [
+        (queue_name, message, at, event, detail)
+        for message, source, destination in journal[moves_before:]
+        for queue_name, (at, event, detail) in zip(
+            (source, destination), message.timeline()[-2:], strict=True
+        )
+    ]
     return [
+        HistoryEvent(
+            at=moment(at),
+            event=event.value,
+            detail=detail,
+            queue=queue_name,
+            message_id=message.message_id,
+            _token=PRIVATE,
+        )
+        for queue_name, message, at, event, detail in moved
+    ] + [
         HistoryEvent(
             at=moment(at),
             event=event.value,

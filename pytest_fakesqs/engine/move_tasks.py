@@ -87,6 +87,8 @@ class MoveTaskRunner:
         self._lock = threading.RLock()
         self._tasks: dict[str, MoveTask] = {}
         self._active: list[MoveTask] = []
+        # Every move, in order: (the message as it arrived, source name, destination name).
+        self.journal: list[tuple[Message, str, str]] = []
 
     def start(self, source: Queue, destination: QueueKey | None, rate: int | None) -> MoveTask:
         with self._lock:
@@ -130,6 +132,17 @@ class MoveTaskRunner:
                 moment
                 for task in self._active
                 if into is None or task.destination in (None, into)
+                if (moment := task.next_move_at()) is not None
+            ]
+        return min(moments) if moments else None
+
+    def next_move_touching(self, keys: set[QueueKey]) -> float | None:
+        """The next due move out of or into any of `keys` (origin-bound tasks may go anywhere)."""
+        with self._lock:
+            moments = [
+                moment
+                for task in self._active
+                if task.source in keys or task.destination is None or task.destination in keys
                 if (moment := task.next_move_at()) is not None
             ]
         return min(moments) if moments else None
@@ -178,13 +191,14 @@ class MoveTaskRunner:
                 self._fail(task, moment)
                 return
             source.take_out(message, Event.MOVED_BACK, broker.clock.now(), target.name)
-        broker.transfer(
+        arrived = broker.transfer(
             source,
             target,
             message,
             keep_enqueue_time=False,
             dead_letter=False,
         )
+        self.journal.append((arrived, source.name, target.name))
         task.moved += 1
         if task.moved >= task.to_move:
             self._end(task, MoveStatus.COMPLETED, moment)

@@ -373,3 +373,24 @@ def test_a_trigger_on_the_destination_keeps_running_while_a_task_feeds_it(
     assert sorted(handled) == ["message-0", "message-1", "message-2"]
     assert (report.stopped, report.messages_processed) == ("drained", 3)
     assert (fakesqs.now() - started).total_seconds() == 2  # the last move, not a deadline
+
+
+def test_advance_to_next_event_steps_through_a_running_task(
+    fakesqs: FakeSQS, sqs: Any, pipe: dict[str, str]
+) -> None:
+    dead_letter(sqs, pipe["queue"], 3)
+    started = fakesqs.now()
+    sqs.start_message_move_task(
+        SourceArn=pipe["source_arn"],
+        DestinationArn=pipe["destination_arn"],
+        MaxNumberOfMessagesPerSecond=1,
+    )
+    changes = fakesqs.advance_to_next_event("destination")
+    assert (fakesqs.now() - started).total_seconds() == 1  # the next move, not a retention expiry
+    assert [(c.queue, c.event, c.detail) for c in changes] == [  # sorted by moment, then queue
+        ("destination", "arrived from", "dlq"),
+        ("dlq", "moved back", "destination"),
+    ]
+    fakesqs.advance_to_next_event()
+    assert [r["Status"] for r in results(sqs, pipe["source_arn"])] == ["COMPLETED"]
+    assert fakesqs.queue("destination").bodies() == ["message-0", "message-1", "message-2"]
