@@ -295,8 +295,16 @@ class fake_sqs(contextlib.ContextDecorator):
         self._fakes.append(fake)
         return fake
 
-    def __exit__(self, *exc_info: object) -> None:
-        self._fakes.pop().stop()
+    def __exit__(self, exc_type: object, *exc_info: object) -> None:
+        fake = self._fakes.pop()
+        try:
+            # The checks the options turned on, as the fixture's teardown runs them; never over
+            # an exception already on its way out (it is the real failure).
+            problems = fake.teardown_problems() if exc_type is None else []
+            if problems:
+                raise AssertionError("\n\n".join(problems))
+        finally:
+            fake.stop()
 
     def __call__(self, func: F) -> F:
         @functools.wraps(func)

@@ -343,3 +343,20 @@ def test_opted_out(fakesqs):
     result = pytester.runpytest()
     result.assert_outcomes(passed=2, errors=1)
     result.stdout.fnmatch_lines([literal("ERROR test_assert_dlq_empty_from_ini.py::test_forgot*")])
+
+
+def test_fake_sqs_runs_the_teardown_checks_on_a_clean_exit() -> None:
+    from pytest_fakesqs import fake_sqs
+
+    options = {"queues": QUEUES, "assert_dlq_empty": True}
+    with pytest.raises(AssertionError) as raised, fake_sqs(**options) as fake:
+        dead_letter(fake, "forgotten")
+    assert str(raised.value).startswith(
+        "fakesqs: 1 dead letter was never asserted on (assert_dlq_empty is on):\n"
+    )
+    with fake_sqs(**options) as fake:
+        dead_letter(fake, "seen")
+        fake.assert_dead_lettered(body="seen")
+    with pytest.raises(KeyError), fake_sqs(**options) as fake:  # the real error is not hidden
+        dead_letter(fake, "forgotten")
+        raise KeyError("boom")
