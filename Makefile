@@ -3,7 +3,11 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv test-xdist test-aio
+# botocore < 1.31.81 speaks the query/XML protocol to SQS, as many YMQ users still pin it.
+QUERY_VENV ?= .venv-query
+QUERY_BOTO := 'boto3==1.28.80' 'botocore==1.31.80'
+
+.PHONY: examples test lint venv test-xdist test-aio test-query
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -36,3 +40,13 @@ $(AIO_VENV)/.installed: pyproject.toml
 test-aio: $(AIO_VENV)/.installed
 	$(AIO_VENV)/bin/python -c "import aioboto3, aiobotocore"  # fail loudly rather than skip
 	$(AIO_VENV)/bin/python -m pytest -q -p no:randomly tests/interop/test_aio.py
+
+$(QUERY_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(QUERY_VENV)
+	$(QUERY_VENV)/bin/python -m pip install -q $(QUERY_BOTO) -e '.[test]'
+	$(QUERY_VENV)/bin/python -c 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
+	touch $@
+
+# The boto3-level tests again, through the query/XML protocol.
+test-query: $(QUERY_VENV)/.installed
+	$(QUERY_VENV)/bin/python -m pytest tests/api tests/protocol -p no:randomly -q
