@@ -16,7 +16,7 @@ from ._declare import declare_queues
 from ._faults import FaultInjector
 from ._history import MessageLog
 from ._options import Options, make_options
-from ._records import Call, DeadLetter, HistoryEvent
+from ._records import PRIVATE, Call, DeadLetter, HistoryEvent
 from ._time_travel import advance_to_next_event
 from ._trigger import Handler, Shape, TriggerDriver, TriggerReport
 from ._views import QueueView
@@ -154,7 +154,7 @@ class FakeSQS:
 
     def queue(self, name_or_url: str) -> QueueView:
         """A read-only view of a queue, by name or URL."""
-        return QueueView(self, self._find(name_or_url))
+        return QueueView(self, self._find(name_or_url), _token=PRIVATE)
 
     # -- fault injection -----------------------------------------------------------------------
 

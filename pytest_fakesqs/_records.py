@@ -9,9 +9,9 @@ from typing import Any
 PRIVATE = object()
 
 
-def _refuse_outside(token: object, name: str) -> None:
+def refuse_outside(token: object, name: str) -> None:
     if token is not PRIVATE:
-        raise TypeError(f"{name} records are made by the fake; get them from `fakesqs`")
+        raise TypeError(f"{name} objects are made by the fake; get them from `fakesqs`")
 
 
 def moment(epoch: float) -> datetime:
@@ -30,7 +30,7 @@ class HistoryEvent:
     _token: InitVar[object] = None
 
     def __post_init__(self, _token: object) -> None:
-        _refuse_outside(_token, "HistoryEvent")
+        refuse_outside(_token, "HistoryEvent")
 
     def __str__(self) -> str:
         detail = f" {self.detail}" if self.detail else ""
@@ -53,7 +53,7 @@ class DeadLetter:
     _token: InitVar[object] = None
 
     def __post_init__(self, _token: object) -> None:
-        _refuse_outside(_token, "DeadLetter")
+        refuse_outside(_token, "DeadLetter")
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -71,7 +71,7 @@ class Call:
     _token: InitVar[object] = None
 
     def __post_init__(self, _token: object) -> None:
-        _refuse_outside(_token, "Call")
+        refuse_outside(_token, "Call")
 
     @property
     def ok(self) -> bool:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from ._records import PRIVATE, refuse_outside
 from .engine import Message, Queue, State
 
 if TYPE_CHECKING:
@@ -28,6 +29,10 @@ class MessageView:
     visible_at: datetime
     group_id: str | None
     message_attributes: dict[str, Any]
+    _token: InitVar[object] = None
+
+    def __post_init__(self, _token: object) -> None:
+        refuse_outside(_token, "MessageView")
 
     @classmethod
     def of(cls, message: Message) -> MessageView:
@@ -42,6 +47,7 @@ class MessageView:
             visible_at=_moment(message.visible_at),
             group_id=message.group_id,
             message_attributes=attributes,
+            _token=PRIVATE,
         )
 
 
@@ -54,12 +60,17 @@ class Backlog:
     oldest_age: float
     in_flight: int
     delayed: int
+    _token: InitVar[object] = None
+
+    def __post_init__(self, _token: object) -> None:
+        refuse_outside(_token, "Backlog")
 
 
 class QueueView:
     """`fakesqs.queue(name_or_url)`: peek at one queue without side effects."""
 
-    def __init__(self, fake: FakeSQS, queue: Queue) -> None:
+    def __init__(self, fake: FakeSQS, queue: Queue, *, _token: object = None) -> None:
+        refuse_outside(_token, "QueueView")
         self._fake = fake
         self._queue = queue
 
@@ -111,6 +122,7 @@ class QueueView:
                 oldest_age=0.0 if oldest is None else max(0.0, now - oldest),
                 in_flight=queue.in_flight,
                 delayed=queue.delayed,
+                _token=PRIVATE,
             )
 
     @property

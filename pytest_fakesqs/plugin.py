@@ -84,7 +84,11 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     fake.verbose = request.config.getoption("verbose") > 0
     request.node.stash[active_fake_key] = fake
     try:
-        yield fake.start()
+        try:
+            fake.start()
+        except ValueError as error:  # a declared queue the api refused: say why, briefly
+            pytest.fail(f"ValueError: {error}", pytrace=False)
+        yield fake
         call = request.node.stash.get(reports_key, {}).get("call")
         problems = [] if call is not None and call.failed else fake.teardown_problems()
         if problems:

@@ -11,7 +11,7 @@ import pytest
 from botocore.exceptions import ClientError
 
 import pytest_fakesqs
-from pytest_fakesqs import Call, FakeSQS, HistoryEvent
+from pytest_fakesqs import Backlog, Call, FakeSQS, HistoryEvent, QueueView
 from pytest_fakesqs._text import ANCHORS
 from pytest_fakesqs.api import Err, SqsError
 
@@ -148,8 +148,12 @@ def test_public_names_are_exported_and_records_are_not_made_by_hand() -> None:
     }
     with pytest.raises(TypeError, match="use the `fakesqs` fixture or `fake_sqs\\(\\)`"):
         FakeSQS(pytest_fakesqs.Options())
-    with pytest.raises(TypeError, match=r"^HistoryEvent records are made by the fake"):
+    with pytest.raises(TypeError, match=r"^HistoryEvent objects are made by the fake"):
         HistoryEvent(at=None, event="", detail="", queue="", message_id="")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match=r"^Backlog objects are made by the fake"):
+        Backlog(count=0, bytes=0, oldest_age=0.0, in_flight=0, delayed=0)
+    with pytest.raises(TypeError, match=r"^QueueView objects are made by the fake"):
+        QueueView(None, None)  # type: ignore[arg-type]
 
 
 def test_every_anchor_a_message_cites_is_a_readme_heading() -> None:

@@ -83,7 +83,7 @@ def test_assert_dead_lettered_returns_the_matches(fakesqs: FakeSQS) -> None:
 
 
 def test_records_cannot_be_made_by_hand() -> None:
-    with pytest.raises(TypeError, match="DeadLetter records are made by the fake"):
+    with pytest.raises(TypeError, match="DeadLetter objects are made by the fake"):
         DeadLetter(
             body="",
             message_id="",
