@@ -32,7 +32,7 @@ def decode(request: WireRequest) -> DecodedRequest:
     try:
         # Decoding first skips json's encoding detection; botocore always sends UTF-8.
         params = json.loads(request.body.decode("utf-8") if request.body else "{}")
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep is malformed
         raise SqsError(
             Err.SerializationException, "Start of structure or map found where not expected."
         ) from None

@@ -9,6 +9,7 @@ and the api sees exactly the shapes the JSON codec hands it.
 from __future__ import annotations
 
 import functools
+import re
 import uuid
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
@@ -31,6 +32,7 @@ from .query_names import LIST_ELEMENTS, MAP_ENTRIES, MapEntry
 CONTENT_TYPE = "text/xml"
 NAMESPACE = "http://queue.amazonaws.com/doc/2012-11-05/"
 _XML_DECLARATION = '<?xml version="1.0"?>'
+_NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # Parameters of the protocol itself (and of query-string signing), not of any action.
 _ENVELOPE = frozenset(
     {"Action", "Version", "AWSAccessKeyId", "Signature", "SignatureMethod", "SignatureVersion"}
@@ -308,6 +310,8 @@ def _text(value: Any) -> str:
 
 def _escape(text: str) -> str:
     # `\r` as a character reference: XML parsers would otherwise turn it into `\n`.
-    return (
+    escaped = (
         text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\r", "&#xD;")
     )
+    # Characters XML 1.0 cannot carry at all (an error may echo a rejected value): U+FFFD.
+    return _NOT_XML.sub("\ufffd", escaped)
