@@ -141,6 +141,8 @@ class DeadLetterBook:
             lines += [f"  - {_line(record, verbose)}: {why}" for record, why in shown]
             if len(shown) < len(rejected):
                 lines.append(f"  … and {len(rejected) - len(shown)} more (add -v to list all)")
+            if body is not None and not matched:
+                lines.append("body= compares whole bodies; match= takes a regex or a callable.")
         elif not matched:
             lines += self._why_nothing_moved(queue)
         if not verbose and any(

@@ -89,8 +89,9 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
         except ValueError as error:  # a declared queue the api refused: say why, briefly
             pytest.fail(f"ValueError: {error}", pytrace=False)
         yield fake
-        call = request.node.stash.get(reports_key, {}).get("call")
-        problems = [] if call is not None and call.failed else fake.teardown_problems()
+        reports = request.node.stash.get(reports_key, {}).values()
+        failed = any(report.failed for report in reports)  # that failure is the one to read
+        problems = [] if failed else fake.teardown_problems()
         if problems:
             pytest.fail("\n\n".join(problems), pytrace=False)
     finally:

@@ -155,6 +155,7 @@ def test_candidates_say_why_each_did_not_match(fakesqs: FakeSQS) -> None:
         "body differs\n"
         f"  - {long[:8]} from orders to orders-dlq after 2 receives, body "
         '\'{"id": 1, "note": "xxxxxxxxxxxxxxxxxxxxx\'… (71 chars): body differs\n'
+        "body= compares whole bodies; match= takes a regex or a callable.\n"
         "Bodies are cut to 40 characters; add -v to see them whole.\n"
         "See README.md#dead-letters"
     )
@@ -350,9 +351,15 @@ def test_fake_sqs_runs_the_teardown_checks_on_a_clean_exit() -> None:
 
     options = {"queues": QUEUES, "assert_dlq_empty": True}
     with pytest.raises(AssertionError) as raised, fake_sqs(**options) as fake:
-        dead_letter(fake, "forgotten")
-    assert str(raised.value).startswith(
-        "fakesqs: 1 dead letter was never asserted on (assert_dlq_empty is on):\n"
+        first, second = dead_letter(fake, "forgotten", "x" * 41)
+    assert str(raised.value) == (
+        "fakesqs: 2 dead letters were never asserted on (assert_dlq_empty is on):\n"
+        f"  - {first[:8]} from orders to orders-dlq after 2 receives, body 'forgotten'\n"
+        f"  - {second[:8]} from orders to orders-dlq after 2 receives, body "
+        f"'{'x' * 40}'… (41 chars)\n"
+        "Assert on them with fakesqs.assert_dead_lettered(...), or turn the check off with "
+        "@pytest.mark.fakesqs(assert_dlq_empty=False).\n"
+        "See README.md#dead-letters"
     )
     with fake_sqs(**options) as fake:
         dead_letter(fake, "seen")
@@ -360,3 +367,22 @@ def test_fake_sqs_runs_the_teardown_checks_on_a_clean_exit() -> None:
     with pytest.raises(KeyError), fake_sqs(**options) as fake:  # the real error is not hidden
         dead_letter(fake, "forgotten")
         raise KeyError("boom")
+
+
+def test_a_setup_failure_is_not_followed_by_teardown_errors(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        SCENARIO
+        + """
+@pytest.fixture
+def broken(fakesqs):
+    poison(fakesqs, "lost")
+    raise RuntimeError("setup broke")
+
+@pytest.mark.fakesqs(assert_dlq_empty=True)
+def test_never_runs(broken):
+    pass
+"""
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(errors=1)
+    assert "never asserted on" not in result.stdout.str()
