@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 QUERY_VENV ?= .venv-query
 QUERY_BOTO := 'boto3==1.28.80' 'botocore==1.31.80'
 
-.PHONY: examples test lint venv test-xdist test-aio test-query
+.PHONY: examples test lint venv test-xdist test-aio test-query contract
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -50,3 +50,7 @@ $(QUERY_VENV)/.installed: pyproject.toml
 # The boto3-level tests again, through the query/XML protocol.
 test-query: $(QUERY_VENV)/.installed
 	$(QUERY_VENV)/bin/python -m pytest tests/api tests/protocol -p no:randomly -q
+
+# Contract mode: the examples against `fakesqs serve` in another process, as against AWS.
+contract: $(VENV)/.installed
+	BIN=$(BIN) bash .ci/contract

@@ -178,6 +178,14 @@ class Options:
         ),
     )
 
+    contract_max_sleep: float = field(
+        default=60.0,
+        metadata=about(
+            "contract mode: the longest real sleep advance() may take; longer skips the test",
+            _check_not_negative("contract_max_sleep"),
+        ),
+    )
+
     def __post_init__(self) -> None:
         types_by_name = option_types()
         for spec in fields(self):

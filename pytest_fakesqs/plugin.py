@@ -8,6 +8,16 @@ from typing import Any
 import pytest
 
 from ._config import add_ini_options, header, marker_line, options_for, read_ini
+from ._contract import ContractSQS
+from ._contract_setup import (
+    ContractServer,
+    add_contract_options,
+    configure_contract,
+    contract_endpoint,
+    contract_header,
+    skip_if_fake_only,
+    start_contract,
+)
 from ._fake import FakeSQS, new_fake
 from ._options import make_options
 from ._report import report_section
@@ -30,11 +40,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seed for the fake's random choices (duplicates, shuffled order, empty receives); "
         "printed in the report header so a run can be reproduced",
     )
+    add_contract_options(parser, group)
     add_ini_options(parser)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
     seed = session_seed(config)
+    if contract_endpoint(config) is not None:
+        region = (
+            config.getoption("fakesqs_region", default=None)
+            or make_options(**config.stash[ini_values_key]).region
+        )
+        return [contract_header(config, region)]
     return [
         header(config.stash[ini_values_key]),
         f"fakesqs: seed={seed} (reproduce with --fakesqs-seed={seed})",
@@ -43,8 +60,13 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 
 def pytest_configure(config: pytest.Config) -> None:
     configure_seed(config)
+    configure_contract(config)
     config.addinivalue_line("markers", marker_line())
     config.stash[ini_values_key] = read_ini(config)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    skip_if_fake_only(item)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -78,6 +100,15 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
         options = options_for(request.node, request.config.stash[ini_values_key])
     except (TypeError, ValueError) as error:  # a bad marker option: one line, not a traceback
         pytest.fail(f"{type(error).__name__}: {error}", pytrace=False)
+    if contract_endpoint(request.config) is not None:
+        skip_if_fake_only(request.node, options)
+        contract = start_contract(request.config, options)
+        contract.verbose = request.config.getoption("verbose") > 0
+        try:
+            yield contract  # type: ignore[misc]
+        finally:
+            contract.stop()
+        return
     if options.seed is None:
         options.seed = seed_for_test(request.config, request.node.nodeid)
     fake = new_fake(options)
@@ -102,6 +133,9 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
 @pytest.fixture
 def fakesqs_server(fakesqs: FakeSQS) -> Iterator[FakeSQSServer]:
     """The test's `fakesqs`, also served over HTTP: `.endpoint_url` on a free 127.0.0.1 port."""
+    if isinstance(fakesqs, ContractSQS):  # contract mode: the real endpoint stands in
+        yield ContractServer(fakesqs.endpoint_url)
+        return
     with FakeSQSServer(fakesqs) as server:
         yield server
 

@@ -36,6 +36,7 @@ def test_retry(fakesqs: FakeSQS) -> None:
     assert sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "job"
 
 
+@pytest.mark.fakesqs_only  # peeks at delayed messages: only the fake can
 def test_peeking_replaces_the_moto_backend(fakesqs: FakeSQS) -> None:
     sqs = boto3.client("sqs", region_name="us-east-1")
     url = sqs.create_queue(QueueName="jobs")["QueueUrl"]
@@ -47,6 +48,7 @@ def test_peeking_replaces_the_moto_backend(fakesqs: FakeSQS) -> None:
     assert [m.state for m in jobs.messages()] == ["visible", "delayed"]
 
 
+@pytest.mark.fakesqs_only  # virtual seconds: a real endpoint really waits 20 s
 def test_an_empty_long_poll_does_not_wait(fakesqs: FakeSQS) -> None:
     sqs = boto3.client("sqs", region_name="us-east-1")
     url = sqs.create_queue(QueueName="jobs")["QueueUrl"]

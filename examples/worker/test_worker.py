@@ -48,6 +48,7 @@ def test_poison_message_comes_back_after_the_visibility_timeout(
     assert fakesqs.queue("orders").in_flight()[0].receive_count == 2
 
 
+@pytest.mark.fakesqs_only  # virtual seconds: a real endpoint really waits 20 s
 def test_an_idle_worker_long_polls_without_waiting(fakesqs: FakeSQS, orders: str) -> None:
     before = fakesqs.now()
     assert Worker(orders, charge).poll_once(wait_seconds=20) == 0

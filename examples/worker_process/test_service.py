@@ -22,13 +22,17 @@ REDRIVE = json.dumps(
     {"deadLetterTargetArn": "arn:aws:sqs:us-east-1:123456789012:jobs-dlq", "maxReceiveCount": 3}
 )
 
-pytestmark = pytest.mark.fakesqs(
-    queues={
-        "jobs-dlq": {},
-        "jobs": {"VisibilityTimeout": "10", "RedrivePolicy": REDRIVE},
-        "results": {},
-    }
-)
+# About the fake's own HTTP server (a subprocess against `fakesqs_server`): not a contract test.
+pytestmark = [
+    pytest.mark.fakesqs_only,
+    pytest.mark.fakesqs(
+        queues={
+            "jobs-dlq": {},
+            "jobs": {"VisibilityTimeout": "10", "RedrivePolicy": REDRIVE},
+            "results": {},
+        }
+    ),
+]
 
 
 def run_service(server: FakeSQSServer) -> subprocess.CompletedProcess[str]:

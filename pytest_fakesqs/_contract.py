@@ -1,0 +1,374 @@
+"""Contract mode: the `fakesqs` fixture fakes nothing and talks to a real SQS-compatible endpoint.
+
+The same test suite then checks the user's assumptions against AWS, YMQ, ElasticMQ or LocalStack.
+Helpers keep working where a real endpoint allows it; the rest skip the test with a reason.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import secrets
+import time
+import warnings
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any, NoReturn
+
+import boto3
+import pytest
+from botocore.exceptions import ClientError
+
+from ._contract_dead_letters import assert_dead_lettered, assert_no_dead_letters, read_dead_letters
+from ._dead_letters import Matcher
+from ._options import Options
+from ._records import DeadLetter
+
+DEFAULT_MAX_SLEEP = 60.0
+_PRIVATE = object()
+_ENDPOINT_ENV = "AWS_ENDPOINT_URL_SQS"
+
+
+def run_prefix() -> str:
+    """Short and unique per process, so parallel runs (and xdist workers) never collide."""
+    return f"fsq{secrets.token_hex(3)}-"
+
+
+def only_with_the_fake(what: str) -> NoReturn:
+    pytest.skip(
+        f"contract mode: {what} needs the fake; mark the test @pytest.mark.fakesqs_only "
+        "to skip it up front"
+    )
+
+
+@dataclass(frozen=True)
+class ContractBacklog:
+    """What a real endpoint reports. Bytes and oldest age are not observable through the API."""
+
+    count: int
+    in_flight: int
+    delayed: int
+
+    @property
+    def bytes(self) -> int:
+        only_with_the_fake("backlog().bytes")
+
+    @property
+    def oldest_age(self) -> float:
+        only_with_the_fake("backlog().oldest_age (CloudWatch's ApproximateAgeOfOldestMessage)")
+
+
+@dataclass(frozen=True)
+class InspectedMessage:
+    message_id: str
+    body: str
+    receive_count: int
+    attributes: dict[str, str]
+    message_attributes: dict[str, Any]
+
+
+class ContractQueueView:
+    """A real queue: attributes are read, messages are inspected by receiving without deleting."""
+
+    def __init__(self, contract: ContractSQS, url: str) -> None:
+        self._contract = contract
+        self.url = url
+        self.name = url.rstrip("/").rsplit("/", 1)[-1]
+
+    @property
+    def attributes(self) -> dict[str, str]:
+        result = self._contract.client.get_queue_attributes(
+            QueueUrl=self.url, AttributeNames=["All"]
+        )
+        attributes: dict[str, str] = result.get("Attributes", {})
+        return attributes
+
+    @property
+    def arn(self) -> str:
+        return self.attributes["QueueArn"]
+
+    def backlog(self) -> ContractBacklog:
+        attributes = self.attributes
+        visible = int(attributes.get("ApproximateNumberOfMessages", 0))
+        in_flight = int(attributes.get("ApproximateNumberOfMessagesNotVisible", 0))
+        delayed = int(attributes.get("ApproximateNumberOfMessagesDelayed", 0))
+        return ContractBacklog(visible + in_flight + delayed, in_flight, delayed)
+
+    def __len__(self) -> int:
+        return self.backlog().count
+
+    def inspect(self) -> list[InspectedMessage]:
+        """Receive every visible message with a short visibility, then make each visible again.
+
+        Nothing is deleted, but each inspected message's receive count goes up by one.
+        """
+        client, seen, handles = self._contract.client, {}, []
+        while True:
+            messages = client.receive_message(
+                QueueUrl=self.url,
+                MaxNumberOfMessages=10,
+                VisibilityTimeout=30,
+                AttributeNames=["All"],
+                MessageAttributeNames=["All"],
+            ).get("Messages", [])
+            fresh = [m for m in messages if m["MessageId"] not in seen]
+            if not fresh:
+                break
+            for message in fresh:
+                seen[message["MessageId"]] = message
+                handles.append(message["ReceiptHandle"])
+        for handle in handles:
+            # A message that moved on meanwhile has nothing to give back.
+            with contextlib.suppress(ClientError):
+                client.change_message_visibility(
+                    QueueUrl=self.url, ReceiptHandle=handle, VisibilityTimeout=0
+                )
+        return [
+            InspectedMessage(
+                message_id=m["MessageId"],
+                body=m["Body"],
+                receive_count=int(m.get("Attributes", {}).get("ApproximateReceiveCount", 1)),
+                attributes=m.get("Attributes", {}),
+                message_attributes=m.get("MessageAttributes", {}),
+            )
+            for m in seen.values()
+        ]
+
+    def visible(self) -> list[InspectedMessage]:
+        return self.inspect()
+
+    def bodies(self) -> list[str]:
+        return [m.body for m in self.inspect()]
+
+    def messages(self) -> list[InspectedMessage]:
+        return self.inspect()
+
+    def in_flight(self) -> NoReturn:
+        only_with_the_fake("peeking at in-flight messages")
+
+    def delayed(self) -> NoReturn:
+        only_with_the_fake("peeking at delayed messages")
+
+    def __repr__(self) -> str:
+        return f"<ContractQueueView {self.name!r} at {self.url}>"
+
+
+class ContractSQS:
+    """The `fakesqs` fixture under `--fakesqs-endpoint`: every call goes to that endpoint."""
+
+    contract_mode = True
+
+    def __init__(
+        self,
+        options: Options,
+        *,
+        endpoint_url: str,
+        region: str,
+        max_sleep: float = DEFAULT_MAX_SLEEP,
+        prefix: str = "",
+        _token: object = None,
+    ) -> None:
+        if _token is not _PRIVATE:
+            raise TypeError("use the `fakesqs` fixture with --fakesqs-endpoint")
+        self.options = options
+        self.endpoint_url = endpoint_url
+        self.region = region
+        self.max_sleep = max_sleep
+        self.prefix = prefix or run_prefix()
+        # Any: the stubs' literal attribute names would refuse the test's own names.
+        self.client: Any = boto3.client("sqs", endpoint_url=endpoint_url, region_name=region)
+        self._created: dict[str, str] = {}  # name as the test knows it -> URL
+        self._saved_env: dict[str, str | None] = {}
+        self.verbose = False
+        self._slept = 0.0
+
+    # -- lifecycle -----------------------------------------------------------------------------
+
+    def start(self) -> ContractSQS:
+        # Code under test that makes its own clients is pointed at the endpoint too.
+        for name, value in (
+            (_ENDPOINT_ENV, self.endpoint_url),
+            ("AWS_DEFAULT_REGION", self.region),
+        ):
+            self._saved_env[name] = os.environ.get(name)
+            os.environ[name] = value
+        for name, attributes in _declaration_order(self.options.queues):
+            self._declare(name, dict(attributes))
+        return self
+
+    def stop(self) -> None:
+        for name, value in self._saved_env.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+        self._saved_env.clear()
+        left: list[str] = []
+        for name, url in reversed(list(self._created.items())):
+            try:
+                self.client.delete_queue(QueueUrl=url)
+            except ClientError as error:
+                if (
+                    error.response["Error"].get("QueryErrorCode") == "QueueDoesNotExist"
+                    or error.response["Error"].get("Code")
+                    == "AWS.SimpleQueueService.NonExistentQueue"
+                ):
+                    continue  # the test deleted it itself
+                left.append(f"{name} ({url}): {error.response['Error'].get('Code')}")
+            except Exception as error:  # the endpoint went away: still say what is left
+                left.append(f"{name} ({url}): {error!r}")
+        self._created.clear()
+        if left:
+            warnings.warn(
+                pytest.PytestWarning(
+                    "fakesqs contract mode could not delete these queues; delete them by hand:\n  "
+                    + "\n  ".join(left)
+                ),
+                stacklevel=1,
+            )
+
+    # -- time ----------------------------------------------------------------------------------
+
+    def now(self) -> datetime:
+        return datetime.now(UTC)
+
+    def advance(self, amount: float | timedelta) -> datetime:
+        seconds = amount.total_seconds() if isinstance(amount, timedelta) else float(amount)
+        if seconds < 0:
+            raise ValueError("time can't go backwards")
+        if seconds > self.max_sleep:
+            pytest.skip(
+                f"contract mode: advance({seconds:g}) would sleep {seconds:g} s for real, more "
+                f"than contract_max_sleep={self.max_sleep:g}; raise contract_max_sleep to run it"
+            )
+        time.sleep(seconds)  # real-time: a real endpoint's clock cannot be moved
+        self._slept += seconds
+        return self.now()
+
+    def advance_to_next_event(self, queue: str | None = None) -> NoReturn:
+        only_with_the_fake("advance_to_next_event()")
+
+    # -- queues --------------------------------------------------------------------------------
+
+    def real_name(self, name: str) -> str:
+        return f"{self.prefix}{name}"
+
+    def create_queue(self, name: str, **attributes: Any) -> str:
+        wire = {k: _attribute_text(v) for k, v in attributes.items()}
+        if name.endswith(".fifo"):
+            wire.setdefault("FifoQueue", "true")
+        url: str = self.client.create_queue(QueueName=self.real_name(name), Attributes=wire)[
+            "QueueUrl"
+        ]
+        self._created[name] = url
+        return url
+
+    def _declare(self, name: str, attributes: dict[str, Any]) -> None:
+        dlq = attributes.pop("dlq", None)
+        max_receive_count = attributes.pop("max_receive_count", 10)
+        if dlq is not None:
+            arn = self.queue(str(dlq)).arn
+            attributes["RedrivePolicy"] = json.dumps(
+                {"deadLetterTargetArn": arn, "maxReceiveCount": int(max_receive_count)}
+            )
+        self.create_queue(name, **attributes)
+
+    def _url(self, name_or_url: str) -> str:
+        if "://" in name_or_url:
+            return name_or_url
+        if name_or_url in self._created:
+            return self._created[name_or_url]
+        try:
+            url: str = self.client.get_queue_url(QueueName=self.real_name(name_or_url))["QueueUrl"]
+        except ClientError:
+            known = ", ".join(sorted(self._created)) or "none"
+            raise LookupError(f"no queue named {name_or_url!r}; queues: {known}") from None
+        return url
+
+    def queue(self, name_or_url: str) -> ContractQueueView:
+        return ContractQueueView(self, self._url(name_or_url))
+
+    def dead_letter_queues(
+        self, queue: str | None = None
+    ) -> Iterator[tuple[str, ContractQueueView]]:
+        """(source name, DLQ view) for the test's queues with a RedrivePolicy; `queue` (a name
+        or URL) keeps the pairs where it is the source or the dead-letter queue."""
+        wanted = None if queue is None else self._url(queue)
+        for name, url in list(self._created.items()):
+            policy = (
+                self.client.get_queue_attributes(QueueUrl=url, AttributeNames=["RedrivePolicy"])
+                .get("Attributes", {})
+                .get("RedrivePolicy")
+            )
+            if not policy:
+                continue
+            target = json.loads(policy)["deadLetterTargetArn"].rsplit(":", 1)[-1]
+            view = self.queue(self.client.get_queue_url(QueueName=target)["QueueUrl"])
+            if wanted is None or wanted in (url, view.url):
+                yield name, view
+
+    def test_name(self, real_name: str) -> str:
+        """The name the test used for a queue (the run prefix stripped)."""
+        return real_name[len(self.prefix) :] if real_name.startswith(self.prefix) else real_name
+
+    # -- dead letters --------------------------------------------------------------------------
+
+    def dead_letters(self, queue: str | None = None) -> list[DeadLetter]:
+        return read_dead_letters(self, queue)
+
+    def assert_dead_lettered(
+        self,
+        queue: str | None = None,
+        *,
+        body: str | None = None,
+        match: Matcher | None = None,
+        count: int | None = None,
+        info: str | None = None,
+    ) -> list[DeadLetter]:
+        __tracebackhide__ = True
+        return assert_dead_lettered(self, queue, body, match, count, info)
+
+    def assert_no_dead_letters(self, queue: str | None = None) -> None:
+        __tracebackhide__ = True
+        assert_no_dead_letters(self, queue)
+
+    def teardown_problems(self) -> list[str]:
+        return []  # teardown checks need the fake's records
+
+    # -- what only the fake can do -------------------------------------------------------------
+
+    def fail_next(self, *args: Any, **kwargs: Any) -> NoReturn:
+        only_with_the_fake("fail_next()")
+
+    def duplicate_next(self, *args: Any, **kwargs: Any) -> NoReturn:
+        only_with_the_fake("duplicate_next()")
+
+    def history(self, *args: Any, **kwargs: Any) -> NoReturn:
+        only_with_the_fake("history()")
+
+    def calls(self, *args: Any, **kwargs: Any) -> NoReturn:
+        only_with_the_fake("calls()")
+
+    def trigger(self, *args: Any, **kwargs: Any) -> NoReturn:
+        only_with_the_fake("trigger()")
+
+    def __repr__(self) -> str:
+        return f"<ContractSQS endpoint={self.endpoint_url} prefix={self.prefix!r}>"
+
+
+def _attribute_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def _declaration_order(queues: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
+    """Dead-letter queues first, so a RedrivePolicy can name them."""
+    dlqs = {str(attrs.get("dlq")) for attrs in queues.values() if attrs.get("dlq")}
+    return sorted(queues.items(), key=lambda item: item[0] not in dlqs)
+
+
+def new_contract(options: Options, **kwargs: Any) -> ContractSQS:
+    return ContractSQS(options, _token=_PRIVATE, **kwargs)

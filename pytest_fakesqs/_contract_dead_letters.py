@@ -1,0 +1,102 @@
+"""Dead letters in contract mode: read from the real dead-letter queues, never deleted."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+from ._dead_letters import Matcher, _criteria, _line, _why_not
+from ._records import PRIVATE, DeadLetter
+from ._text import plural
+
+if TYPE_CHECKING:
+    from ._contract import ContractSQS
+
+
+def read_dead_letters(contract: ContractSQS, queue: str | None = None) -> list[DeadLetter]:
+    """Each message now in a dead-letter queue of the test's queues (inspected, not deleted).
+
+    A real endpoint does not say when a message moved: `moved_at` is when it was inspected, and
+    `history` is empty.
+    """
+    records: list[DeadLetter] = []
+    now = datetime.now(UTC)
+    seen_queues: set[str] = set()
+    for source, view in contract.dead_letter_queues(queue):
+        if view.url in seen_queues:
+            continue
+        seen_queues.add(view.url)
+        for message in view.inspect():
+            source_arn = message.attributes.get("DeadLetterQueueSourceArn", "")
+            source_name = (
+                contract.test_name(source_arn.rsplit(":", 1)[-1]) if source_arn else source
+            )
+            records.append(
+                DeadLetter(
+                    body=message.body,
+                    message_id=message.message_id,
+                    message_attributes={
+                        name: value.get("StringValue", value.get("BinaryValue"))
+                        for name, value in message.message_attributes.items()
+                    },
+                    attributes=dict(message.attributes),
+                    source_queue=source_name,
+                    queue=contract.test_name(view.name),
+                    receive_count=message.receive_count,
+                    moved_at=now,
+                    history=(),
+                    _token=PRIVATE,
+                )
+            )
+    return records
+
+
+def assert_dead_lettered(
+    contract: ContractSQS,
+    queue: str | None,
+    body: str | None,
+    match: Matcher | None,
+    count: int | None,
+    info: str | None,
+) -> list[DeadLetter]:
+    __tracebackhide__ = True
+    records = read_dead_letters(contract, queue)
+    matched, rejected = [], []
+    for record in records:
+        reason = _why_not(record, body, match, contract.verbose)
+        if reason is None:
+            matched.append(record)
+        else:
+            rejected.append((record, reason))
+    if (len(matched) >= 1) if count is None else (len(matched) == count):
+        return matched
+    wanted = "at least 1 dead letter" if count is None else plural(count, "dead letter")
+    criteria = _criteria(queue, body, match, contract.verbose)
+    found = "none" if not matched else f"{len(matched)}:"
+    lines = [
+        f"assert_dead_lettered: expected {wanted}{criteria}, found {found} "
+        f"(contract mode, {contract.endpoint_url})"
+    ]
+    lines += [f"  - {_line(record, contract.verbose)}" for record in matched]
+    if info:
+        lines.append(f"info: {info}")
+    if rejected:
+        lines.append(f"{plural(len(rejected), 'other dead letter')} did not match:")
+        lines += [f"  - {_line(record, contract.verbose)}: {why}" for record, why in rejected]
+    elif not matched:
+        lines.append(
+            "A real endpoint moves messages on its own clock: approximate counters and moves "
+            "can lag by seconds, so allow time (fakesqs.advance) before asserting."
+        )
+    raise AssertionError("\n".join(lines))
+
+
+def assert_no_dead_letters(contract: ContractSQS, queue: str | None) -> None:
+    __tracebackhide__ = True
+    records = read_dead_letters(contract, queue)
+    if not records:
+        return
+    where = "" if queue is None else f" for {queue}"
+    lines = [f"assert_no_dead_letters: expected no dead letters{where}, found {len(records)}:"]
+    lines += [f"  - {_line(record, contract.verbose)}" for record in records]
+    raise AssertionError("\n".join(lines))

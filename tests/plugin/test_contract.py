@@ -1,0 +1,221 @@
+"""Tier 3: contract mode, proven end to end against this project's own server as the "real"
+endpoint (an HTTP-only fake on the real clock, the way an AWS endpoint behaves)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from pytest_fakesqs import fake_sqs
+from pytest_fakesqs._fake import FakeSQS
+from pytest_fakesqs._options import make_options
+from pytest_fakesqs._server import FakeSQSServer
+
+pytest_plugins = ["pytester"]
+
+
+@pytest.fixture
+def real_endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSQSServer]:
+    from pytest_fakesqs._fake import new_fake
+
+    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "contract-key")
+    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "contract-secret")
+    # Served over HTTP only: nothing in this process is patched, as with a real endpoint.
+    fake = new_fake(make_options(clock="real")).start(in_process=False)
+    try:
+        with FakeSQSServer(fake) as server:
+            yield server
+    finally:
+        fake.stop()
+
+
+def run(pytester: pytest.Pytester, server: FakeSQSServer, *args: str) -> pytest.RunResult:
+    return pytester.runpytest(
+        f"--fakesqs-endpoint={server.endpoint_url}", "-p", "no:randomly", "-rs", *args
+    )
+
+
+def live_queues(server: FakeSQSServer) -> list[str]:
+    fake: FakeSQS = server.fake
+    return sorted(q.name for q in fake.broker.queues())
+
+
+def test_header_names_the_endpoint_and_prefixed_queues_are_deleted(
+    pytester: pytest.Pytester, real_endpoint: FakeSQSServer
+) -> None:
+    pytester.makepyfile(
+        """
+        import boto3
+
+        def test_round_trip(fakesqs):
+            url = fakesqs.create_queue("orders", VisibilityTimeout=5)
+            assert "/fsq" in url and url.endswith("-orders")
+            # The code under test makes its own client, with no endpoint: it is pointed there.
+            sqs = boto3.client("sqs", region_name="us-east-1")
+            sqs.send_message(QueueUrl=url, MessageBody="hello")
+            view = fakesqs.queue("orders")
+            assert view.backlog().count == 1
+            assert view.bodies() == ["hello"]
+            got = sqs.receive_message(QueueUrl=url)["Messages"]
+            assert got[0]["Body"] == "hello"
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=got[0]["ReceiptHandle"])
+        """
+    )
+    result = run(pytester, real_endpoint)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            f"fakesqs: CONTRACT MODE: nothing is faked; every SQS call goes to "
+            f"{real_endpoint.endpoint_url} (region us-east-1); queues made by fakesqs helpers "
+            "are prefixed 'fsq*-<test number>-' and deleted at teardown"
+        ]
+    )
+    assert live_queues(real_endpoint) == []
+    assert real_endpoint.requests_served >= 6
+
+
+def test_fake_only_tests_and_helpers_skip_with_reasons(
+    pytester: pytest.Pytester, real_endpoint: FakeSQSServer
+) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.fakesqs_only
+        def test_marked(fakesqs):
+            raise AssertionError("must not run")
+
+        def test_injection(fakesqs):
+            fakesqs.fail_next("SendMessage")
+
+        @pytest.mark.fakesqs(duplicate_delivery=1.0)
+        def test_fake_option(fakesqs):
+            raise AssertionError("must not run")
+
+        def test_long_wait(fakesqs):
+            fakesqs.advance(61)
+
+        @pytest.mark.fakesqs(contract_max_sleep=0.5)
+        def test_short_wait(fakesqs):
+            before = fakesqs.now()
+            fakesqs.advance(0.05)
+            assert fakesqs.now() > before
+        """
+    )
+    result = run(pytester, real_endpoint)
+    result.assert_outcomes(passed=1, skipped=4)
+    result.stdout.fnmatch_lines(
+        [
+            "SKIPPED * fakesqs_only: this test needs the fake; contract mode runs against http://127.0.0.1:*",
+            "SKIPPED * contract mode: fail_next() needs the fake; mark the test "
+            "@pytest.mark.fakesqs_only to skip it up front",
+            "SKIPPED * contract mode: option duplicate_delivery=1.0 needs the fake; * cannot honour it",
+            "SKIPPED * contract mode: advance(61) would sleep 61 s for real, more than "
+            "contract_max_sleep=60; raise contract_max_sleep to run it",
+        ],
+        consecutive=False,
+    )
+
+
+def test_dead_letters_are_read_from_the_real_dlq(
+    pytester: pytest.Pytester, real_endpoint: FakeSQSServer
+) -> None:
+    pytester.makepyfile(
+        """
+        import boto3, pytest
+
+        QUEUES = {"orders": {"dlq": "orders-dlq", "max_receive_count": 1}, "orders-dlq": {}}
+
+        @pytest.mark.fakesqs(queues=QUEUES)
+        def test_poison(fakesqs):
+            sqs = boto3.client("sqs", region_name="us-east-1")
+            url = fakesqs.queue("orders").url
+            sqs.send_message(QueueUrl=url, MessageBody="poison")
+            assert sqs.receive_message(QueueUrl=url, VisibilityTimeout=0)["Messages"]
+            assert "Messages" not in sqs.receive_message(QueueUrl=url)  # moved, not returned
+            [record] = fakesqs.assert_dead_lettered("orders", body="poison", count=1)
+            assert (record.source_queue, record.queue) == ("orders", "orders-dlq")
+            assert [d.body for d in fakesqs.dead_letters("orders-dlq")] == ["poison"]
+
+        @pytest.mark.fakesqs(queues=QUEUES)
+        def test_mismatch_message(fakesqs):
+            fakesqs.assert_dead_lettered(body="anything")
+        """
+    )
+    result = run(pytester, real_endpoint)
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E *AssertionError: assert_dead_lettered: expected at least 1 dead letter with body "
+            "'anything', found none (contract mode, http://127.0.0.1:*)",
+            "E *A real endpoint moves messages on its own clock: *",
+        ]
+    )
+    assert live_queues(real_endpoint) == []
+
+
+def test_a_queue_that_cannot_be_deleted_is_a_warning_naming_it(
+    pytester: pytest.Pytester, real_endpoint: FakeSQSServer
+) -> None:
+    pytester.makepyfile(
+        """
+        from botocore.exceptions import ClientError
+
+        def test_leak(fakesqs):
+            fakesqs.create_queue("stuck")
+            def refuse(**kwargs):
+                raise ClientError({"Error": {"Code": "AccessDenied", "Message": "no"}}, "DeleteQueue")
+            fakesqs.client.delete_queue = refuse
+        """
+    )
+    result = run(pytester, real_endpoint, "-W", "default")
+    result.assert_outcomes(passed=1, warnings=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*PytestWarning: fakesqs contract mode could not delete these queues; delete them by hand:",
+            "*stuck (http://127.0.0.1:*/123456789012/fsq*-1-stuck): AccessDenied",
+        ]
+    )
+
+
+def test_contract_mode_is_never_on_by_environment_alone(
+    pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("AWS_ENDPOINT_URL_SQS", "http://127.0.0.1:9")
+    monkeypatch.setenv("FAKESQS_ENDPOINT", "http://127.0.0.1:9")
+    pytester.makepyfile(
+        """
+        def test_faked(fakesqs):
+            assert not getattr(fakesqs, "contract_mode", False)
+            fakesqs.create_queue("local")
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    result.stdout.no_fnmatch_line("*CONTRACT MODE*")
+
+
+def test_ini_turns_contract_mode_on_explicitly(
+    pytester: pytest.Pytester, real_endpoint: FakeSQSServer
+) -> None:
+    pytester.makeini(
+        f"""
+        [pytest]
+        fakesqs_endpoint = {real_endpoint.endpoint_url}
+        """
+    )
+    pytester.makepyfile(
+        """
+        def test_contract(fakesqs):
+            assert fakesqs.contract_mode
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["fakesqs: CONTRACT MODE: *"])
+
+
+def test_fake_sqs_context_manager_is_unaffected() -> None:
+    with fake_sqs() as fake:
+        assert isinstance(fake, FakeSQS)
