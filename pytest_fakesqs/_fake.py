@@ -159,6 +159,11 @@ class FakeSQS:
     # -- fault injection -----------------------------------------------------------------------
 
     @property
+    def uses_randomness(self) -> bool:
+        """Whether any seeded misbehaviour (duplicates, shuffling, empty receives) is on."""
+        return self._faults.plan.active
+
+    @property
     def seed(self) -> int:
         """The seed of every random choice this fake makes; reuse it to reproduce a run."""
         return self._faults.seed

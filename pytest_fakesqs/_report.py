@@ -19,6 +19,11 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
         f"clock {fake.options.clock} at {fake.now().isoformat()} "
         f"({offset(now - fake.started_at)} since the test started)"
     ]
+    if fake.uses_randomness:
+        lines.append(
+            f"seed {fake.seed}: @pytest.mark.fakesqs(seed={fake.seed}) repeats this test's "
+            "random choices"
+        )
     lines += _queue_lines(fake)
     lines += _message_lines(fake, verbose=verbose, now=now)
     return "\n".join(lines)

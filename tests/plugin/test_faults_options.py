@@ -69,3 +69,27 @@ def test_marker_seed_wins_and_bad_probabilities_are_refused(pytester: pytest.Pyt
     result.stdout.fnmatch_lines(
         ["*ValueError: duplicate_delivery must be a probability between 0 and 1; got 2*"]
     )
+
+
+def test_the_failure_report_names_the_seed_when_randomness_is_on(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.fakesqs(standard_order="shuffled", seed=77)
+        def test_fails(fakesqs):
+            fakesqs.create_queue("q")
+            assert False
+
+        def test_fails_without_randomness(fakesqs):
+            assert False
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines(
+        ["seed 77: @pytest.mark.fakesqs(seed=77) repeats this test's random choices"]
+    )
+    assert result.stdout.str().count("repeats this test's random choices") == 1
