@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 from ._records import PRIVATE, HistoryEvent, moment
 from .engine import Message, Queue
+from .engine.schedule import due_by
 
 if TYPE_CHECKING:
     from ._fake import FakeSQS
@@ -50,7 +51,7 @@ def _step_to(fake: FakeSQS, target: float) -> list[HistoryEvent]:
     before: list[tuple[Queue, Message, int]] = []
     for each in every_queue:
         with each.lock:
-            before += [(each, m, len(m.timeline())) for m in each.due_by(target)]
+            before += [(each, m, len(m.timeline())) for m in due_by(each, target)]
     journal = fake.broker.move_tasks.journal
     moves_before = len(journal)
     fake.clock.advance_to(max(target, fake.clock.now()))

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ._records import PRIVATE, refuse_outside
 from .engine import Message, Queue, State
+from .engine.schedule import oldest_enqueued_at
 
 if TYPE_CHECKING:
     from ._fake import FakeSQS
@@ -115,7 +116,7 @@ class QueueView:
         queue = self._fake.broker.refresh(self._queue)
         now = self._fake.clock.now()
         with queue.lock:
-            oldest = queue.oldest_enqueued_at()
+            oldest = oldest_enqueued_at(queue)
             return Backlog(
                 count=queue.visible + queue.in_flight + queue.delayed,
                 bytes=queue.bytes,

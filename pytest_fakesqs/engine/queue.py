@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from .attempts import ReceiveAttempts
@@ -404,47 +404,3 @@ class Queue:
 
     def find(self, message_id: str) -> Message | None:
         return self.store.by_id.get(message_id)
-
-    # -- peeking at what is scheduled (test helpers; no state changes) -------------------------
-
-    def due_by(self, moment: float) -> list[Message]:
-        """Messages with a visibility, delay or retention transition due at or before `moment`.
-
-        Walks only the heap entries that are due (a heap's due entries form a subtree at its
-        root), so the cost is the number of due entries, not the queue's depth.
-        """
-        due: list[Message] = []
-        for heap in (self._delayed, self._in_flight):
-            for _, _, generation, message in _heap_prefix(heap, lambda e: e[0] <= moment):
-                if generation == message.generation:
-                    due.append(message)
-        retention = self.settings.retention
-        for enqueued_at, _, message in _heap_prefix(
-            self._expiry, lambda e: e[0] + retention <= moment
-        ):
-            if message.state is not State.GONE and message.enqueued_at == enqueued_at:
-                due.append(message)
-        return due
-
-    def oldest_enqueued_at(self) -> float | None:
-        """When the oldest live message entered this queue; amortised O(1).
-
-        Stale retention-heap entries (deleted messages) found on top are dropped for good.
-        """
-        expiry = self._expiry
-        while expiry:
-            enqueued_at, _, message = expiry[0]
-            if message.state is not State.GONE and message.enqueued_at == enqueued_at:
-                return enqueued_at
-            heapq.heappop(expiry)
-            self.work += 1
-        return None
-
-
-def _heap_prefix(heap: list[Any], is_due: Callable[[Any], bool]) -> Iterator[Any]:
-    pending = [0]
-    while pending:
-        index = pending.pop()
-        if index < len(heap) and is_due(heap[index]):
-            yield heap[index]
-            pending.extend((2 * index + 1, 2 * index + 2))

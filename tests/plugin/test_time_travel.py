@@ -8,6 +8,7 @@ import boto3
 import pytest
 
 from pytest_fakesqs import FakeSQS, HistoryEvent
+from pytest_fakesqs.engine.schedule import due_by
 
 
 def client() -> Any:
@@ -88,7 +89,8 @@ def test_advance_to_next_event_costs_the_due_entries_not_the_depth(fakesqs: Fake
     queue = fakesqs.broker.find(fakesqs.key("deep"))
     assert queue is not None
     sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
-    due = queue.due_by(fakesqs.clock.now() + 30)
+    with queue.lock:
+        due = due_by(queue, fakesqs.clock.now() + 30)
     assert len(due) == 1  # one in-flight message; 499 visible ones are not looked at
 
 

@@ -1,0 +1,58 @@
+"""Peeking at what a queue has scheduled, for test helpers: nothing here changes a message.
+
+Reads the queue's heaps directly; the caller holds the queue's lock.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from .message import Message, State
+from .queue import Queue
+
+
+def due_by(queue: Queue, moment: float) -> list[Message]:
+    """Messages with a visibility, delay or retention transition due at or before `moment`.
+
+    Walks only the heap entries that are due (a heap's due entries form a subtree at its root),
+    so the cost is the number of due entries, not the queue's depth.
+    """
+    due: list[Message] = []
+    for heap in (queue._delayed, queue._in_flight):
+        for _, _, generation, message in _heap_prefix(heap, lambda e: e[0] <= moment):
+            if generation == message.generation:
+                due.append(message)
+    retention = queue.settings.retention
+    for enqueued_at, _, message in _heap_prefix(
+        queue._expiry, lambda e: e[0] + retention <= moment
+    ):
+        if message.state is not State.GONE and message.enqueued_at == enqueued_at:
+            due.append(message)
+    return due
+
+
+def oldest_enqueued_at(queue: Queue) -> float | None:
+    """When the oldest live message entered the queue; amortised O(1).
+
+    Stale retention-heap entries (messages already gone) found on top are dropped for good,
+    as `apply_due` would drop them later.
+    """
+    expiry = queue._expiry
+    while expiry:
+        enqueued_at, _, message = expiry[0]
+        if message.state is not State.GONE and message.enqueued_at == enqueued_at:
+            return enqueued_at
+        heapq.heappop(expiry)
+        queue.work += 1
+    return None
+
+
+def _heap_prefix(heap: list[Any], is_due: Callable[[Any], bool]) -> Iterator[Any]:
+    pending = [0]
+    while pending:
+        index = pending.pop()
+        if index < len(heap) and is_due(heap[index]):
+            yield heap[index]
+            pending.extend((2 * index + 1, 2 * index + 2))
