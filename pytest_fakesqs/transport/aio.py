@@ -12,11 +12,15 @@ import asyncio
 import importlib
 from typing import Any
 
-from ..protocol import WireResponse
-from .inprocess import http_headers, serving_handler, to_wire_request
+from botocore.hooks import first_non_none_response
 
-_patched: list[tuple[Any, Any]] = []  # (AioEndpoint, its original _send), to put back
-_original_send: Any = None  # kept after uninstall: a call already in flight still needs it
+from ..protocol import WireResponse
+from .inprocess import http_headers, serving_handler, to_wire_request, virtual_retry_clock
+
+_patched: list[tuple[Any, str, Any]] = []  # (AioEndpoint, attribute, original), to put back
+# Kept after uninstall: a call already in flight still needs them.
+_original_send: Any = None
+_original_needs_retry: Any = None
 
 
 class _AsyncRawBody:
@@ -45,16 +49,50 @@ async def _send(self: Any, request: Any) -> Any:
     return to_aio_response(request.url or "", response)
 
 
+async def _needs_retry(
+    self: Any,
+    attempts: int,
+    operation_model: Any,
+    request_dict: Any,
+    response: Any = None,
+    caught_exception: Any = None,
+) -> bool:
+    """aiobotocore's retry decision; a virtual clock absorbs the back-off, no `asyncio.sleep`."""
+    clock = virtual_retry_clock(self)
+    if clock is None:
+        result: bool = await _original_needs_retry(
+            self, attempts, operation_model, request_dict, response, caught_exception
+        )
+        return result
+    service_id = operation_model.service_model.service_id.hyphenize()
+    responses = await self._event_emitter.emit(
+        f"needs-retry.{service_id}.{operation_model.name}",
+        response=response,
+        endpoint=self,
+        operation=operation_model,
+        attempts=attempts,
+        caught_exception=caught_exception,
+        request_dict=request_dict,
+    )
+    delay = first_non_none_response(responses)
+    if delay is None or delay is False:
+        return False
+    clock.advance(float(delay))
+    return True
+
+
 def install() -> None:
-    global _original_send
+    global _original_send, _original_needs_retry
     if not _patched:
         endpoint = importlib.import_module("aiobotocore.endpoint").AioEndpoint
         _original_send = endpoint.__dict__["_send"]
-        _patched.append((endpoint, _original_send))
-        endpoint._send = _send
+        _original_needs_retry = endpoint.__dict__["_needs_retry"]
+        for name, replacement in (("_send", _send), ("_needs_retry", _needs_retry)):
+            _patched.append((endpoint, name, endpoint.__dict__[name]))
+            setattr(endpoint, name, replacement)
 
 
 def uninstall() -> None:
     while _patched:
-        endpoint, original = _patched.pop()
-        endpoint._send = original
+        endpoint, name, original = _patched.pop()
+        setattr(endpoint, name, original)

@@ -19,6 +19,7 @@ from botocore.compat import HTTPHeaders
 from botocore.endpoint import Endpoint
 from botocore.hooks import first_non_none_response
 
+from ..engine import Clock
 from ..protocol import WireHandler, WireRequest, WireResponse
 
 _lock = threading.Lock()
@@ -141,6 +142,15 @@ def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
     return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
 
 
+def virtual_retry_clock(endpoint: Endpoint) -> Clock | None:
+    """The virtual clock that absorbs this SQS endpoint's retry back-off, if one is serving it."""
+    handler = current_handler()
+    clock = None if handler is None else handler.service.broker.clock
+    if clock is None or not clock.is_virtual or not is_sqs(endpoint):
+        return None
+    return clock
+
+
 def _needs_retry(
     self: Endpoint,
     attempts: int,
@@ -150,9 +160,8 @@ def _needs_retry(
     caught_exception: Any = None,
 ) -> bool:
     """botocore's retry decision, but a virtual clock absorbs the back-off instead of sleeping."""
-    handler = current_handler()
-    clock = None if handler is None else handler.service.broker.clock
-    if clock is None or not clock.is_virtual or not is_sqs(self):
+    clock = virtual_retry_clock(self)
+    if clock is None:
         result: bool = _original_needs_retry(
             self, attempts, operation_model, request_dict, response, caught_exception
         )

@@ -109,3 +109,19 @@ def test_other_services_are_left_alone(fakesqs: FakeSQS) -> None:
     assert AioEndpoint._send is aio._send
     fakesqs.stop()
     assert AioEndpoint._send is not aio._send
+
+
+def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(fakesqs: FakeSQS) -> None:
+    url = fakesqs.create_queue("jobs")
+    before = fakesqs.now()
+    fakesqs.fail_next("SendMessage", "RequestThrottled", times=2)
+
+    async def scenario(sqs: Any) -> Any:
+        return await sqs.send_message(QueueUrl=url, MessageBody="eventually")
+
+    sent = run(scenario)
+
+    assert sent["ResponseMetadata"]["RetryAttempts"] == 2
+    assert [c.error_code for c in fakesqs.calls("SendMessage")] == ["RequestThrottled"] * 2 + [None]
+    assert fakesqs.queue("jobs").bodies() == ["eventually"]
+    assert fakesqs.now() > before  # the back-off went to the virtual clock, not asyncio.sleep

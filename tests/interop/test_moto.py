@@ -192,3 +192,27 @@ def test_without_a_fake_moto_serves_sqs_again() -> None:
         from moto.sqs.models import sqs_backends
 
         assert list(sqs_backends["123456789012"][REGION].queues) == ["moto-queue"]
+
+
+def test_moto_is_left_as_it_was_once_the_fake_stops() -> None:
+    from moto.core.botocore_stubber import BotocoreStubber
+    from moto.sqs.models import SQSBackend
+
+    originals = [
+        BotocoreStubber.__dict__["__call__"],
+        SQSBackend.__dict__["send_message"],
+        SQSBackend.__dict__["get_queue_attributes"],
+    ]
+    with fake_sqs(), fake_sqs():  # nested: only the outermost stop puts moto back
+        patched = [
+            BotocoreStubber.__dict__["__call__"],
+            SQSBackend.__dict__["send_message"],
+            SQSBackend.__dict__["get_queue_attributes"],
+        ]
+    restored = [
+        BotocoreStubber.__dict__["__call__"],
+        SQSBackend.__dict__["send_message"],
+        SQSBackend.__dict__["get_queue_attributes"],
+    ]
+    assert all(p is not o for p, o in zip(patched, originals, strict=True))
+    assert restored == originals
