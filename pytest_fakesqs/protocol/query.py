@@ -32,6 +32,7 @@ from .query_names import LIST_ELEMENTS, MAP_ENTRIES, MapEntry
 CONTENT_TYPE = "text/xml"
 NAMESPACE = "http://queue.amazonaws.com/doc/2012-11-05/"
 _XML_DECLARATION = '<?xml version="1.0"?>'
+_INTEGER = re.compile(r"-?[0-9]+")
 _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 # Parameters of the protocol itself (and of query-string signing), not of any action.
 _ENVELOPE = frozenset(
@@ -180,9 +181,10 @@ def _read_value(shape: Shape, name: str, fields: _Form) -> Any:
 def _scalar(type_name: str, text: str) -> Any:
     """JSON's types for numbers and booleans; text the api will reject stays text, so its
     error names the value as sent."""
+    if type_name in ("integer", "long"):
+        # Plain decimal digits only: Python's int() would also take "1_0", " 7" or other scripts.
+        return int(text) if _INTEGER.fullmatch(text) else text
     try:
-        if type_name in ("integer", "long"):
-            return int(text)
         if type_name in ("float", "double"):
             return float(text)
     except ValueError:

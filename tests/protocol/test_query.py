@@ -147,6 +147,7 @@ def test_empty_list_and_numbers_take_the_json_shapes() -> None:
                 "AttributeNames": "",
                 "MaxNumberOfMessages": "10",
                 "WaitTimeSeconds": "soon",
+                "VisibilityTimeout": "1_0",
             }
         )
     )
@@ -155,6 +156,7 @@ def test_empty_list_and_numbers_take_the_json_shapes() -> None:
         "AttributeNames": [],
         "MaxNumberOfMessages": 10,
         "WaitTimeSeconds": "soon",  # left as sent, so the api's error quotes it
+        "VisibilityTimeout": "1_0",
     }
 
 
