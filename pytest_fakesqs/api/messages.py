@@ -77,7 +77,7 @@ def prepare(
         raise invalid_parameter(
             "DelaySeconds",
             delay,
-            f"DelaySeconds must be >= 0 and <= {service.limits.max_delay_seconds}",
+            f"DelaySeconds must be >= 0 and <= {service.limits.max_delay_seconds}.",
         )
     group_id = get_str(entry, "MessageGroupId")
     dedup_id = get_str(entry, "MessageDeduplicationId")

@@ -122,3 +122,22 @@ def test_deduplication_id_on_a_standard_queue_is_refused(sqs: Any, queue_url: st
         "Value d for parameter MessageDeduplicationId is invalid. Reason: The request include "
         "parameter that is not valid for this queue type."
     )
+
+
+def test_per_message_delay_range_in_a_send_and_in_a_batch_entry(sqs: Any, queue_url: str) -> None:
+    # AWS's text, as quoted from real answers in SDK issue reports.
+    text = "Value 901 for parameter DelaySeconds is invalid. Reason: DelaySeconds must be >= 0 and <= 900."
+    with pytest.raises(ClientError) as error:
+        sqs.send_message(QueueUrl=queue_url, MessageBody="late", DelaySeconds=901)
+    assert error.value.response["Error"]["Message"] == text
+    result = sqs.send_message_batch(
+        QueueUrl=queue_url,
+        Entries=[
+            {"Id": "ok", "MessageBody": "soon", "DelaySeconds": 900},
+            {"Id": "late", "MessageBody": "late", "DelaySeconds": 901},
+        ],
+    )
+    assert [entry["Id"] for entry in result["Successful"]] == ["ok"]
+    assert result["Failed"] == [
+        {"Id": "late", "SenderFault": True, "Code": "InvalidParameterValue", "Message": text}
+    ]
