@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .errors import Err, SqsError
+from .receiving import OVER_LIMIT_TEXT
 
 # What SQS (or KMS behind it) says with each error; used when a test injects one.
 INJECTABLE: dict[Err, str] = {
@@ -17,7 +18,7 @@ INJECTABLE: dict[Err, str] = {
     Err.KmsOptInRequired: "The request was rejected because the specified key policy isn't syntactically or semantically correct.",
     Err.InternalError: "We encountered an internal error. Please try again.",
     Err.ServiceUnavailable: "The request has failed due to a temporary failure of the server.",
-    Err.OverLimit: "The maximum number of in flight messages has been reached.",
+    Err.OverLimit: OVER_LIMIT_TEXT,  # what a receive past the in-flight limit says
     Err.InvalidSecurity: "The request was not made over HTTPS or did not use SigV4 for signing.",
     Err.QueueDoesNotExist: "The specified queue does not exist.",
     Err.PurgeQueueInProgress: "Only one PurgeQueue operation is allowed every 60 seconds.",

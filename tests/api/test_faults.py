@@ -192,3 +192,14 @@ def test_empty_receives_option(sqs: Any) -> None:
         assert (
             sqs.receive_message(QueueUrl=url, WaitTimeSeconds=1)["Messages"][0]["Body"] == "there"
         )
+
+
+def test_injected_over_limit_says_what_the_real_limit_says(
+    fakesqs: FakeSQS, sqs: Any, queue_url: str
+) -> None:
+    from pytest_fakesqs.api.receiving import OVER_LIMIT_TEXT
+
+    fakesqs.fail_next("ReceiveMessage", "OverLimit")
+    with pytest.raises(sqs.exceptions.OverLimit) as caught:
+        sqs.receive_message(QueueUrl=queue_url)
+    assert caught.value.response["Error"]["Message"] == OVER_LIMIT_TEXT
