@@ -11,6 +11,8 @@ import boto3
 import pytest
 
 from pytest_fakesqs import FakeSQS, FakeSQSServer
+from pytest_fakesqs.protocol import WireRequest
+from pytest_fakesqs.transport.http import action_of
 
 _JSON = "application/x-amz-json-1.0"
 
@@ -171,3 +173,18 @@ def test_a_request_with_broken_framing_gets_400(fakesqs_server: FakeSQSServer) -
     assert response.status == 400
     assert response.getheader("Server") == "pytest-fakesqs"
     connection.close()
+
+
+@pytest.mark.parametrize(
+    ("url", "headers", "body", "action"),
+    [
+        ("http://h/", {"x-amz-target": "AmazonSQS.SendMessage"}, b"{}", "SendMessage"),
+        ("http://h/1/q", {}, b"Action=DeleteMessage&Version=2012-11-05", "DeleteMessage"),
+        ("http://h/?Action=ListQueues", {}, b"", "ListQueues"),
+        ("http://h/", {}, b"", "-"),
+    ],
+)
+def test_the_request_log_names_the_action_in_either_protocol(
+    url: str, headers: dict[str, str], body: bytes, action: str
+) -> None:
+    assert action_of(WireRequest("POST", url, headers, body)) == action
