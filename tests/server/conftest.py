@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import os
-import selectors
+import queue
 import subprocess
 import sys
-import time
+import threading
 from typing import IO
 
 from pytest_fakesqs import FakeSQSServer
@@ -32,15 +32,32 @@ def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str
     )
 
 
-def read_line(stream: IO[str], timeout: float = SUBPROCESS_TIMEOUT) -> str:
-    """The next line a subprocess prints, or "" if none comes within `timeout` seconds."""
-    selector = selectors.DefaultSelector()
-    selector.register(stream, selectors.EVENT_READ)
-    deadline = time.monotonic() + timeout
-    try:
-        while time.monotonic() < deadline:
-            if selector.select(timeout=deadline - time.monotonic()):  # real-time: a subprocess
-                return stream.readline()
-        return ""
-    finally:
-        selector.close()
+class LineReader:
+    """Collects a subprocess's output lines on a thread, so waiting for one is bounded."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._thread = threading.Thread(target=self._pump, args=(stream,), daemon=True)
+        self._thread.start()
+
+    def _pump(self, stream: IO[str]) -> None:
+        for line in stream:
+            self._lines.put(line)
+        self._lines.put(None)  # end of output
+
+    def next_line(self, timeout: float = SUBPROCESS_TIMEOUT) -> str:
+        """The next line, or "" at the end of output or after `timeout` seconds."""
+        try:
+            return self._lines.get(timeout=timeout) or ""  # real-time: waits on a subprocess
+        except queue.Empty:
+            return ""
+
+    def rest(self, timeout: float = SUBPROCESS_TIMEOUT) -> str:
+        """Every remaining line, once the subprocess has closed its output."""
+        self._thread.join(timeout=timeout)  # real-time: the subprocess is exiting
+        lines = []
+        while not self._lines.empty():
+            line = self._lines.get_nowait()
+            if line is not None:
+                lines.append(line)
+        return "".join(lines)

@@ -13,14 +13,15 @@ import pytest
 
 from pytest_fakesqs._cli import main
 
-from .conftest import PYTHON, SUBPROCESS_TIMEOUT, read_line, run, subprocess_env
+from .conftest import PYTHON, SUBPROCESS_TIMEOUT, LineReader, run, subprocess_env
 
 SCRIPTS = Path(PYTHON).parent
 
 
 class Served:
-    def __init__(self, process: subprocess.Popen[str], banner: str) -> None:
+    def __init__(self, process: subprocess.Popen[str], output: LineReader, banner: str) -> None:
         self.process = process
+        self.output = output
         self.banner = banner
         self.endpoint_url = banner.split(" at ", 1)[1].split(" ", 1)[0]
 
@@ -36,9 +37,7 @@ class Served:
     def stop(self, signum: int = signal.SIGTERM) -> tuple[int, str]:
         self.process.send_signal(signum)
         returncode = self.process.wait(timeout=SUBPROCESS_TIMEOUT)
-        assert self.process.stdout is not None
-        # Read through the text buffer: read_line() may already hold lines that followed it.
-        return returncode, self.process.stdout.read()
+        return returncode, self.output.rest()
 
 
 @pytest.fixture
@@ -56,9 +55,10 @@ def start(tmp_path: Path) -> Iterator[object]:
         )
         started.append(process)
         assert process.stdout is not None
-        banner = read_line(process.stdout)
+        output = LineReader(process.stdout)
+        banner = output.next_line()
         assert banner.startswith("fakesqs: serving SQS at http://127.0.0.1:"), banner
-        return Served(process, banner)
+        return Served(process, output, banner)
 
     yield start
     for process in started:
