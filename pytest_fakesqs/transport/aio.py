@@ -1,8 +1,9 @@
 """In-process transport for aiobotocore (aioboto3): its endpoint has an async send of its own.
 
 `AioEndpoint._send` is patched like botocore's `Endpoint._send`, and answers with aiobotocore's
-own response type, whose body is read with `await`. The fake runs in a worker thread so a long
-poll blocks that thread, never the event loop: other tasks (a producer) keep running meanwhile.
+own response type, whose body is read with `await`. A ReceiveMessage (the only call that can
+wait) runs in a thread of its own, so a long poll blocks that thread, never the event loop, and
+any number of concurrent polls never starve a shared pool; every other call is answered inline.
 Imported only when aiobotocore is installed; its classes are looked up afresh at each install.
 """
 
@@ -10,11 +11,12 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import threading
 from typing import Any
 
 from botocore.hooks import first_non_none_response
 
-from ..protocol import WireResponse
+from ..protocol import WireHandler, WireRequest, WireResponse
 from .inprocess import http_headers, serving_handler, to_wire_request, virtual_retry_clock
 
 _patched: list[tuple[Any, str, Any]] = []  # (AioEndpoint, attribute, original), to put back
@@ -45,8 +47,45 @@ async def _send(self: Any, request: Any) -> Any:
     if handler is None:
         return await _original_send(self, request)
     wire = to_wire_request(request)
-    response = await asyncio.to_thread(handler.handle, wire)
+    if _may_wait(wire):
+        response = await _in_own_thread(handler, wire)
+    else:
+        response = handler.handle(wire)
     return to_aio_response(request.url or "", response)
+
+
+def _may_wait(request: WireRequest) -> bool:
+    """A ReceiveMessage, in either protocol: the one call that can long-poll."""
+    target = request.headers.get("x-amz-target", "")
+    if target:
+        return target.endswith(".ReceiveMessage")
+    return b"Action=ReceiveMessage" in request.body or "Action=ReceiveMessage" in request.url
+
+
+async def _in_own_thread(handler: WireHandler, request: WireRequest) -> WireResponse:
+    loop = asyncio.get_running_loop()
+    answer: asyncio.Future[WireResponse] = loop.create_future()
+
+    def settle(response: WireResponse | None, error: BaseException | None) -> None:
+        if answer.done():  # the awaiting task was cancelled meanwhile
+            return
+        if error is not None:
+            answer.set_exception(error)
+        else:
+            answer.set_result(response)  # type: ignore[arg-type]
+
+    def serve() -> None:
+        try:
+            response, error = handler.handle(request), None
+        except BaseException as exc:  # handed to the awaiting task, not lost in this thread
+            response, error = None, exc
+        try:
+            loop.call_soon_threadsafe(settle, response, error)
+        except RuntimeError:  # the loop closed while the poll waited: nobody is listening
+            return
+
+    threading.Thread(target=serve, name="fakesqs-aio-receive", daemon=True).start()
+    return await answer
 
 
 async def _needs_retry(

@@ -125,3 +125,36 @@ def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(fakesqs: 
     assert [c.error_code for c in fakesqs.calls("SendMessage")] == ["RequestThrottled"] * 2 + [None]
     assert fakesqs.queue("jobs").bodies() == ["eventually"]
     assert fakesqs.now() > before  # the back-off went to the virtual clock, not asyncio.sleep
+
+
+@pytest.mark.fakesqs(clock="autojump", autojump_threshold=5)
+def test_many_concurrent_long_polls_all_wait_and_all_get_a_message(fakesqs: FakeSQS) -> None:
+    pollers = 40  # more than any default thread pool holds on a small machine
+    url = fakesqs.create_queue("jobs")
+    before = fakesqs.now()
+    entered = threading.Semaphore(0)
+
+    def note_receive(request: DecodedRequest, _ctx: Any) -> None:
+        if request.action == "ReceiveMessage":
+            entered.release()
+
+    fakesqs.handler.interceptors.append(note_receive)
+
+    def all_polls_entered() -> bool:
+        return all(entered.acquire(timeout=5) for _ in range(pollers))
+
+    async def scenario(sqs: Any) -> Any:
+        polls = [
+            asyncio.ensure_future(sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20))
+            for _ in range(pollers)
+        ]
+        assert await asyncio.to_thread(all_polls_entered)
+        for n in range(pollers):
+            await sqs.send_message(QueueUrl=url, MessageBody=str(n))
+        return await asyncio.gather(*polls)
+
+    answers = run(scenario)
+
+    bodies = sorted(int(m["Body"]) for answer in answers for m in answer["Messages"])
+    assert bodies == list(range(pollers))
+    assert fakesqs.now() == before
