@@ -131,6 +131,7 @@ def prepare(
         system["SenderId"] = sender
     else:
         system = _sender_only(sender)
+    body_md5 = md5_of_body(body)
     return Prepared(
         Outgoing(
             body=body,
@@ -140,8 +141,9 @@ def prepare(
             delay=None if delay is None else float(delay),
             group_id=group_id,
             dedup_id=dedup_id,
+            body_digest=body_md5,
         ),
-        md5_of_body(body),
+        body_md5,
         md5_of_attributes(attributes) if attributes else None,
         md5_of_attributes({"AWSTraceHeader": ("String", system["AWSTraceHeader"])})
         if "AWSTraceHeader" in system

@@ -94,7 +94,7 @@ def render_delivery(
     rendered: dict[str, Any] = {
         "MessageId": message.message_id,
         "ReceiptHandle": delivery.receipt_handle,
-        "MD5OfBody": md5_of_body(message.body),
+        "MD5OfBody": message.body_digest or md5_of_body(message.body),
         "Body": message.body,
     }
     if wanted_system:

@@ -38,6 +38,7 @@ class Outgoing:
     delay: float | None = None  # None: the queue's DelaySeconds
     group_id: str | None = None
     dedup_id: str | None = None
+    body_digest: str | None = None  # the api's MD5 of the body, kept so receives reuse it
 
 
 class Broker:
@@ -134,6 +135,7 @@ class Broker:
                     group_id=outgoing.group_id,
                     dedup_id=outgoing.dedup_id,
                 )
+                message.body_digest = outgoing.body_digest
                 delay = queue.settings.delay if outgoing.delay is None else outgoing.delay
                 queue.enqueue(message, delay, now)
                 if outgoing.dedup_id is not None and fifo:

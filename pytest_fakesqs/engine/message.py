@@ -42,6 +42,7 @@ class Message:
     __slots__ = (
         "attributes",
         "body",
+        "body_digest",
         "dedup_id",
         "duplicated",
         "enqueued_at",
@@ -81,6 +82,7 @@ class Message:
         self.key = message_id  # storage identity; an injected duplicate gets its own
         self.duplicated = False  # an injected second delivery exists (or this is it)
         self.body = body
+        self.body_digest: str | None = None  # computed by the api once, at send
         # Message attributes in the api layer's own form; the engine only stores them.
         self.attributes = attributes
         # Rare system attributes (AWSTraceHeader, DeadLetterQueueSourceArn, SenderId...).
