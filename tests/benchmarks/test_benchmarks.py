@@ -1,0 +1,63 @@
+"""The benchmark script's parts work (no timing is asserted: CI machines are not quiet).
+
+Memory is deterministic, so the ≤ 1 KiB per queued message target is checked here for real.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+@pytest.fixture
+def bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, ModuleType]]:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import cycle
+    import depth
+    import memory
+    import report
+
+    yield {"cycle": cycle, "depth": depth, "memory": memory, "report": report}
+    for name in ("cycle", "depth", "memory", "report", "floor"):
+        sys.modules.pop(name, None)
+
+
+def test_floor_and_fake_both_drain_the_stress_cycle(bench: dict[str, ModuleType]) -> None:
+    # time_sample raises unless every message sent comes back exactly once.
+    medians = bench["cycle"].measure(["botocore floor", "pytest-fakesqs"], 30, 1)
+    assert set(medians) == {"botocore floor", "pytest-fakesqs"}
+    assert all(seconds > 0 for seconds in medians.values())
+
+
+def test_engine_costs_cover_every_operation(bench: dict[str, ModuleType]) -> None:
+    costs = bench["depth"].engine_costs(1_000, rounds=3, samples=1)
+    assert set(costs) == set(bench["depth"].OPERATIONS)
+
+
+def test_a_queued_100_byte_message_takes_under_one_kibibyte(bench: dict[str, ModuleType]) -> None:
+    assert bench["memory"].bytes_per_message(2_000) <= 1024
+
+
+def test_the_report_states_each_target_and_whether_it_was_met(
+    bench: dict[str, ModuleType],
+) -> None:
+    report = bench["report"]
+    results = report.Results(messages=2000, moto_messages=1000)
+    results.cycle_seconds = {"botocore floor": 1.0, "pytest-fakesqs": 1.25, "moto mock_aws": 30.0}
+    results.fake_at_moto_size = 0.125
+    costs = {"send": 3.0, "receive 10": 10.0, "delete": 2.0}
+    results.engine = {1_000: costs, 1_000_000: {**costs, "receive 10": 20.0}}
+    results.bytes_per_message = 800.0
+    table = report.markdown(results, "python benchmarks/run.py")
+    assert "| pytest-fakesqs | 2,000 | 1.250 | 1.25 x floor |" in table
+    assert "| moto mock_aws | 1,000 | 30.00 | 240 x pytest-fakesqs |" in table
+    assert "| stress cycle ≤ 1.3 x floor | 1.25 x | met |" in table
+    assert "| ≥ 300 x faster than moto (1,000 messages) | 240 x | **missed** |" in table
+    assert "| engine per-op growth 1,000 → 1,000,000 ≤ 1.3 x | 1.17 x | met |" in table
+    assert "| ≤ 1024 bytes per queued message | 800 B | met |" in table
