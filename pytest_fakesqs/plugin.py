@@ -148,10 +148,13 @@ def fakesqs_session_options() -> dict[str, object]:
 
 @pytest.fixture(scope="session")
 def fakesqs_session_server(
-    fakesqs_session_options: dict[str, object],
+    request: pytest.FixtureRequest, fakesqs_session_options: dict[str, object]
 ) -> Iterator[FakeSQSServer]:
-    """One HTTP-only fake SQS for the whole session (its own FakeSQS, at `.fake`)."""
-    fake = new_fake(make_options(**fakesqs_session_options)).start(in_process=False)
+    """One HTTP-only fake SQS for the whole session (its own FakeSQS, at `.fake`); its options
+    are the ini ones with `fakesqs_session_options` on top."""
+    ini_values = request.config.stash[ini_values_key]
+    options = make_options(**{**ini_values, **fakesqs_session_options})
+    fake = new_fake(options).start(in_process=False)
     try:
         with FakeSQSServer(fake) as server:
             yield server

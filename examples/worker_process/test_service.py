@@ -7,7 +7,6 @@ test inspects queues and dead letters directly, and the frozen clock still means
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -18,21 +17,13 @@ import pytest
 from pytest_fakesqs import FakeSQS, FakeSQSServer
 
 REPO = Path(__file__).resolve().parents[2]
-REDRIVE = json.dumps(
-    {"deadLetterTargetArn": "arn:aws:sqs:us-east-1:123456789012:jobs-dlq", "maxReceiveCount": 3}
+pytestmark = pytest.mark.fakesqs(
+    queues={
+        "jobs": {"VisibilityTimeout": "10", "dlq": "jobs-dlq", "max_receive_count": 3},
+        "jobs-dlq": {},
+        "results": {},
+    }
 )
-
-# About the fake's own HTTP server (a subprocess against `fakesqs_server`): not a contract test.
-pytestmark = [
-    pytest.mark.fakesqs_only,
-    pytest.mark.fakesqs(
-        queues={
-            "jobs-dlq": {},
-            "jobs": {"VisibilityTimeout": "10", "RedrivePolicy": REDRIVE},
-            "results": {},
-        }
-    ),
-]
 
 
 def run_service(server: FakeSQSServer) -> subprocess.CompletedProcess[str]:
@@ -61,4 +52,4 @@ def test_the_service_answers_jobs_and_dead_letters_poison(
     assert result.returncode == 0, result.stderr
     assert fakesqs.queue("results").bodies() == ['{"sum": 3}', '{"sum": 42}']
     assert fakesqs.queue("jobs").backlog().count == 0
-    assert fakesqs.queue("jobs-dlq").bodies() == ["not json"]
+    fakesqs.assert_dead_lettered("jobs-dlq", body="not json", count=1)

@@ -10,6 +10,7 @@ pytest_plugins = ["pytester"]
 
 
 def test_the_session_server_keeps_one_fake_across_tests(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nfakesqs_region = eu-west-1\nfakesqs_account_id = 000000000007\n")
     pytester.makeconftest(
         """
         import pytest
@@ -25,6 +26,7 @@ def test_the_session_server_keeps_one_fake_across_tests(pytester: pytest.Pyteste
             sqs = fakesqs_session_server.client()
             url = sqs.get_queue_url(QueueName="events")["QueueUrl"]
             assert url == fakesqs_session_server.endpoint_url + "/000000000042/events"
+            assert fakesqs_session_server.fake.options.region == "eu-west-1"  # from ini
             sqs.send_message(QueueUrl=url, MessageBody="kept")
 
         def test_second_with_its_own_in_process_fake(fakesqs, fakesqs_session_server):

@@ -102,16 +102,17 @@ CONSUMER = textwrap.dedent(
 )
 
 
+@pytest.mark.fakesqs(
+    queues={
+        "jobs": {"VisibilityTimeout": "5", "dlq": "jobs-dlq", "max_receive_count": 3},
+        "jobs-dlq": {},
+    }
+)
 def test_a_consumer_subprocess_dead_letters_poison(
     fakesqs: FakeSQS, fakesqs_server: FakeSQSServer
 ) -> None:
-    fakesqs.create_queue("jobs-dlq")
-    redrive = {
-        "deadLetterTargetArn": "arn:aws:sqs:us-east-1:123456789012:jobs-dlq",
-        "maxReceiveCount": 3,
-    }
-    jobs = fakesqs.create_queue("jobs", VisibilityTimeout=5, RedrivePolicy=json.dumps(redrive))
     sqs = fakesqs_server.client()
+    jobs = sqs.get_queue_url(QueueName="jobs")["QueueUrl"]
     for body in ("job-1", "poison", "job-2"):
         sqs.send_message(QueueUrl=jobs, MessageBody=body)
 
@@ -120,9 +121,9 @@ def test_a_consumer_subprocess_dead_letters_poison(
 
     assert result.returncode == 0, result.stderr
     assert fakesqs.queue("jobs").backlog().count == 0
-    dead = fakesqs.queue("jobs-dlq").messages()
-    assert [m.body for m in dead] == ["poison"]
-    assert dead[0].receive_count == 3
+    [dead] = fakesqs.assert_dead_lettered("jobs-dlq", body="poison", count=1)
+    assert dead.source_queue == "jobs"
+    assert dead.attributes["ApproximateReceiveCount"] == "3"
 
 
 def test_kombu_produces_and_consumes_through_the_server(

@@ -71,7 +71,14 @@ def start(tmp_path: Path) -> Iterator[object]:
 
 def test_serve_answers_boto3_and_exits_cleanly_on_sigterm(start: object, tmp_path: Path) -> None:
     queues = tmp_path / "queues.json"
-    queues.write_text(json.dumps({"orders": {"VisibilityTimeout": "45"}, "orders-dlq": {}}))
+    queues.write_text(
+        json.dumps(
+            {
+                "orders": {"VisibilityTimeout": "45", "dlq": "orders-dlq", "max_receive_count": 5},
+                "orders-dlq": {},
+            }
+        )
+    )
     served = start("--queues", str(queues), "--log-requests")  # type: ignore[operator]
     assert served.banner.endswith(
         "(region us-east-1, account 123456789012, flavor aws, clock real); Ctrl+C stops\n"
@@ -80,13 +87,19 @@ def test_serve_answers_boto3_and_exits_cleanly_on_sigterm(start: object, tmp_pat
     url = sqs.get_queue_url(QueueName="orders")["QueueUrl"]
     sqs.send_message(QueueUrl=url, MessageBody="hello")
     message = sqs.receive_message(QueueUrl=url)["Messages"][0]
-    attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["VisibilityTimeout"])
+    attributes = sqs.get_queue_attributes(
+        QueueUrl=url, AttributeNames=["VisibilityTimeout", "RedrivePolicy"]
+    )
 
     returncode, output = served.stop(signal.SIGTERM)
 
     assert url == f"{served.endpoint_url}/123456789012/orders"
     assert message["Body"] == "hello"
-    assert attributes["Attributes"] == {"VisibilityTimeout": "45"}
+    assert attributes["Attributes"]["VisibilityTimeout"] == "45"
+    assert json.loads(attributes["Attributes"]["RedrivePolicy"]) == {
+        "deadLetterTargetArn": "arn:aws:sqs:us-east-1:123456789012:orders-dlq",
+        "maxReceiveCount": 5,
+    }
     assert returncode == 0
     lines = output.splitlines()
     assert lines[:2] == [
