@@ -13,7 +13,7 @@ from typing import Any
 from ._fake import FakeSQS, new_fake
 from ._options import FLAVORS, make_options
 from ._server import FakeSQSServer
-from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
+from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
 
 DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
 
@@ -110,15 +110,15 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     signal.signal(signal.SIGTERM, request_stop)
     with server:
         options = fake.options
-        _print(
+        here = RequestContext(options.region, options.account_id, base_url=server.endpoint_url)
+        startup = [
             f"fakesqs: serving SQS at {server.endpoint_url} (region {options.region}, account "
             f"{options.account_id}, flavor {options.flavor}, clock {options.clock}); "
             "Ctrl+C stops"
-        )
+        ]
         for queue in sorted(fake.broker.queues(), key=lambda q: q.name):
-            _print(
-                f"fakesqs: queue {queue.name}: {server.endpoint_url}/{queue.key[1]}/{queue.name}"
-            )
+            startup.append(f"fakesqs: queue {queue.name}: {fake.service.queue_url(here, queue)}")
+        _print("\n".join(startup))  # one write: a client may start as soon as it sees the banner
         while not stopping.wait(0.5):  # a bounded wait keeps signals prompt everywhere
             pass
     _print(f"fakesqs: stopped after {server.requests_served} requests")
@@ -126,8 +126,14 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return 0
 
 
-def _print(line: str) -> None:
-    print(line, flush=True)
+_output_lock = threading.Lock()
+
+
+def _print(text: str) -> None:
+    # Request log lines come from handler threads: each line is written whole, never interleaved.
+    with _output_lock:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
