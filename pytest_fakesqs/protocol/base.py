@@ -14,6 +14,9 @@ class WireRequest:
     url: str  # full URL, including the path a query request may have been posted to
     headers: dict[str, str]  # names lower-cased
     body: bytes
+    # Sent by another AWS service on the account's behalf (moto's SNS, S3, EventBridge
+    # deliveries): authorised by the service, not by a user's signature.
+    from_aws_service: bool = False
 
 
 @dataclass(slots=True)

@@ -116,7 +116,7 @@ class WireHandler:
                 decoded.action, decoded.params, protocol, self.service.broker.clock.now()
             )
             self._local.record = record
-            if self.authenticate is not None:
+            if self.authenticate is not None and not request.from_aws_service:
                 self.authenticate(request)
             for interceptor in self.interceptors:
                 injected = interceptor(decoded, ctx)

@@ -58,7 +58,9 @@ def _call(
     }
     body = json.dumps(params).encode()
     response = handler.handle(
-        WireRequest("POST", f"https://sqs.{region}.amazonaws.com/", headers, body)
+        WireRequest(
+            "POST", f"https://sqs.{region}.amazonaws.com/", headers, body, from_aws_service=True
+        )
     )
     result = json.loads(response.body or b"{}")
     return response.status, result if isinstance(result, dict) else {}

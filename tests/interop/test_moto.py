@@ -216,3 +216,28 @@ def test_moto_is_left_as_it_was_once_the_fake_stops() -> None:
     ]
     assert all(p is not o for p, o in zip(patched, originals, strict=True))
     assert restored == originals
+
+
+def test_deliveries_by_moto_need_no_user_signature_when_signatures_are_verified() -> None:
+    keys = {"aws_access_key_id": "AKIDTEAM", "aws_secret_access_key": "team-secret"}
+    with (
+        moto.mock_aws(),
+        fake_sqs(verify_signatures=True, credentials={"AKIDTEAM": "team-secret"}) as fake,
+    ):
+        sqs = boto3.client("sqs", region_name=REGION, **keys)
+        sns = client("sns")
+        url = sqs.create_queue(QueueName="signed")["QueueUrl"]
+        topic = sns.create_topic(Name="orders")["TopicArn"]
+        sns.subscribe(
+            TopicArn=topic,
+            Protocol="sqs",
+            Endpoint=queue_arn(sqs, url),
+            Attributes={"RawMessageDelivery": "true"},
+        )
+
+        sns.publish(TopicArn=topic, Message="delivered by SNS")
+
+        assert fake.queue("signed").bodies() == ["delivered by SNS"]
+        with pytest.raises(sqs.exceptions.ClientError) as refused:
+            client("sqs").send_message(QueueUrl=url, MessageBody="moto's own keys")
+        assert refused.value.response["Error"]["Code"] == "InvalidClientTokenId"
