@@ -14,18 +14,21 @@ import uuid
 _PREFIX = "AQEB"  # real SQS handles start like this; clients sometimes log them
 _counter = itertools.count(1)
 _SALT = os.urandom(6).hex()
-# A random version-4 UUID's first 24 characters ("8-4-4-4-"), completed by a 12-digit counter.
-_ID_PREFIX = str(uuid.uuid4())[:24]
+# A random version-4 UUID's last 28 characters ("-4-4-4-12") after 8 hex digits that differ per
+# id: reports shorten ids to their first 8 characters, so those must tell messages apart.
+_ID_SUFFIX = str(uuid.uuid4())[8:]
 _id_counter = itertools.count(int.from_bytes(os.urandom(4), "big"))
+_SCRAMBLE = 0x9E3779B1  # odd, so multiplying is a bijection mod 2**32: distinct, not sequential
 
 
 def new_message_id() -> str:
-    """A UUID-shaped id, unique in this process (uuid4() per message costs ~10x more)."""
-    return f"{_ID_PREFIX}{next(_id_counter) & 0xFFFFFFFFFFFF:012x}"
+    """A UUID-shaped id, unique among 2**32 in this process (uuid4() per id costs ~10x more)."""
+    return f"{(next(_id_counter) * _SCRAMBLE) & 0xFFFFFFFF:08x}{_ID_SUFFIX}"
 
 
 def new_handle(queue_uid: str, message_id: str) -> str:
-    raw = f"{queue_uid}|{message_id}|{next(_counter)}|{_SALT}".encode()
+    # The counter goes last: histories show a handle's last 8 characters, so those must differ.
+    raw = f"{queue_uid}|{message_id}|{_SALT}|{next(_counter)}".encode()
     return _PREFIX + binascii.b2a_base64(raw, newline=False).decode()
 
 
