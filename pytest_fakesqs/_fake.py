@@ -147,8 +147,17 @@ class FakeSQS:
         queue = None
         if key is not None:
             queue = self.broker.find(key) or self.broker.find((self.options.region, key[1], key[2]))
+        if queue is None and key is not None:
+            # A client signing for another region than the fake's made it: unambiguous by name.
+            same_name = [q for q in self.broker.queues() if q.key[1:] == key[1:]]
+            queue = same_name[0] if len(same_name) == 1 else None
         if queue is None:
-            known = ", ".join(sorted(q.name for q in self.broker.queues())) or "none"
+            here = self.options.region
+            names = (
+                q.name if q.key[0] == here else f"{q.name} ({q.key[0]})"
+                for q in self.broker.queues()
+            )
+            known = ", ".join(sorted(names)) or "none"
             raise LookupError(f"no queue named {name_or_url!r}; queues: {known}")
         return queue
 

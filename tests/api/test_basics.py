@@ -217,3 +217,20 @@ def test_queue_views_peek_without_side_effects(fakesqs: FakeSQS, sqs: Any) -> No
     assert view.in_flight()[0].receive_count == 1  # peeking did not receive
     backlog = view.backlog()
     assert (backlog.count, backlog.bytes, backlog.in_flight, backlog.delayed) == (3, 3, 1, 1)
+
+
+def test_a_queue_made_by_a_client_of_another_region_is_found_by_name(fakesqs: FakeSQS) -> None:
+    make_client(region="eu-west-1").create_queue(QueueName="elsewhere")
+    assert fakesqs.queue("elsewhere").name == "elsewhere"
+    make_client(region="us-east-1").create_queue(QueueName="twice")
+    make_client(region="eu-west-1").create_queue(QueueName="twice")
+    assert fakesqs.queue("twice").url.startswith("https://sqs.us-east-1.")
+    make_client(region="eu-west-1").create_queue(QueueName="ambiguous")
+    make_client(region="ap-south-1").create_queue(QueueName="ambiguous")
+    expected = (
+        "no queue named 'ambiguous'; queues: ambiguous (ap-south-1), ambiguous (eu-west-1), "
+        "elsewhere (eu-west-1), twice, twice (eu-west-1)"
+    )
+    with pytest.raises(LookupError) as raised:
+        fakesqs.queue("ambiguous")
+    assert str(raised.value) == expected
