@@ -10,6 +10,7 @@ from pathlib import Path
 
 import boto3
 import pytest
+from botocore.exceptions import ClientError
 
 from pytest_fakesqs._cli import main
 
@@ -132,6 +133,27 @@ def test_the_console_script_serves_and_stops_on_ctrl_c(start: object) -> None:
     assert url == f"{served.endpoint_url}/000000000001/jobs"
     assert "Messages" not in empty
     assert (returncode, output) == (0, "fakesqs: stopped after 2 requests\n")
+
+
+def test_serve_verifies_signatures_when_asked(start: object) -> None:
+    served = start("--verify-signatures", "--credential", "AKIDTEAM:team-secret")  # type: ignore[operator]
+    team = boto3.client(
+        "sqs",
+        endpoint_url=served.endpoint_url,
+        region_name="us-east-1",
+        aws_access_key_id="AKIDTEAM",
+        aws_secret_access_key="team-secret",
+    )
+    stranger = served.client()
+
+    team.create_queue(QueueName="jobs")
+    with pytest.raises(ClientError) as raised:
+        stranger.list_queues()
+    returncode, _ = served.stop()
+
+    assert raised.value.response["Error"]["Code"] == "InvalidClientTokenId"
+    assert raised.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403
+    assert returncode == 0
 
 
 def test_bad_arguments_are_refused_with_a_sentence(tmp_path: Path) -> None:
