@@ -14,10 +14,15 @@ import importlib
 import threading
 from typing import Any
 
-from botocore.hooks import first_non_none_response
-
 from ..protocol import WireHandler, WireRequest, WireResponse
-from .inprocess import http_headers, serving_handler, to_wire_request, virtual_retry_clock
+from .inprocess import (
+    absorb_back_off,
+    emit_needs_retry,
+    http_headers,
+    serving_handler,
+    to_wire_request,
+    virtual_retry_clock,
+)
 
 _patched: list[tuple[Any, str, Any]] = []  # (AioEndpoint, attribute, original), to put back
 # Kept after uninstall: a call already in flight still needs them.
@@ -103,21 +108,10 @@ async def _needs_retry(
             self, attempts, operation_model, request_dict, response, caught_exception
         )
         return result
-    service_id = operation_model.service_model.service_id.hyphenize()
-    responses = await self._event_emitter.emit(
-        f"needs-retry.{service_id}.{operation_model.name}",
-        response=response,
-        endpoint=self,
-        operation=operation_model,
-        attempts=attempts,
-        caught_exception=caught_exception,
-        request_dict=request_dict,
+    responses = await emit_needs_retry(
+        self, attempts, operation_model, request_dict, response, caught_exception
     )
-    delay = first_non_none_response(responses)
-    if delay is None or delay is False:
-        return False
-    clock.advance(float(delay))
-    return True
+    return absorb_back_off(clock, responses)
 
 
 def install() -> None:

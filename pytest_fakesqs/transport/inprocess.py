@@ -166,16 +166,35 @@ def _needs_retry(
             self, attempts, operation_model, request_dict, response, caught_exception
         )
         return result
+    responses = emit_needs_retry(
+        self, attempts, operation_model, request_dict, response, caught_exception
+    )
+    return absorb_back_off(clock, responses)
+
+
+def emit_needs_retry(
+    endpoint: Any,
+    attempts: int,
+    operation_model: Any,
+    request_dict: Any,
+    response: Any,
+    caught_exception: Any,
+) -> Any:
+    """botocore's needs-retry event, as its `_needs_retry` emits it (aiobotocore: an awaitable)."""
     service_id = operation_model.service_model.service_id.hyphenize()
-    responses = self._event_emitter.emit(  # type: ignore[attr-defined]
+    return endpoint._event_emitter.emit(
         f"needs-retry.{service_id}.{operation_model.name}",
         response=response,
-        endpoint=self,
+        endpoint=endpoint,
         operation=operation_model,
         attempts=attempts,
         caught_exception=caught_exception,
         request_dict=request_dict,
     )
+
+
+def absorb_back_off(clock: Clock, responses: Any) -> bool:
+    """Whether to retry; the back-off the retry handlers chose passes on the virtual clock."""
     delay = first_non_none_response(responses)
     if delay is None or delay is False:
         return False
