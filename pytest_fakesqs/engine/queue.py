@@ -24,14 +24,13 @@ from .faults import FaultPlan
 from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
 from .message import Event, Message, State
+from .ready import ReadyQueue, TimedEntry
 from .results import Delivery
 from .settings import MAX_VISIBILITY, QueueKey, QueueSettings
 from .storage import SlotStore
 
 _queue_uids = itertools.count(1)
 _FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
-
-TimedEntry = tuple[float, int, int, Message]  # (moment, sequence, generation, message)
 
 
 class Queue:
@@ -47,7 +46,7 @@ class Queue:
         self.condition = threading.Condition(self.lock)
         self.store = SlotStore()
         self.groups = GroupIndex() if settings.fifo else None
-        self._ready: list[TimedEntry] = []  # standard queues: (visible_at, sequence, ...)
+        self._ready = ReadyQueue()  # standard queues: (visible_at, sequence, ...)
         self._delayed: list[TimedEntry] = []
         self._in_flight: list[TimedEntry] = []
         self._expiry: list[tuple[float, int, Message]] = []  # (enqueued_at, sequence, message)
@@ -114,7 +113,7 @@ class Queue:
         if self.groups is not None:
             self.groups.settle(message)
         else:
-            heapq.heappush(self._ready, (moment, message.sequence, message.generation, message))
+            self._ready.push((moment, message.sequence, message.generation, message))
 
     def _leave_flight(self, message: Message) -> None:
         self.in_flight -= 1
@@ -169,7 +168,7 @@ class Queue:
             if self.groups is not None:
                 self.groups.add(message)
             else:
-                heapq.heappush(self._ready, (now, message.sequence, message.generation, message))
+                self._ready.push((now, message.sequence, message.generation, message))
 
     def find_duplicate(self, group_id: str | None, dedup_id: str, now: float) -> Message | None:
         scope = group_id if self.settings.dedup_scope == "messageGroup" else None
@@ -205,7 +204,7 @@ class Queue:
                 else:
                     if not ready:
                         break
-                    _, _, generation, message = heapq.heappop(ready)
+                    _, _, generation, message = ready.pop()
                     self.work += 1
                 if generation != message.generation or message.state is not State.VISIBLE:
                     continue
@@ -215,7 +214,7 @@ class Queue:
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
             for entry in window or ():
-                heapq.heappush(ready, entry)
+                ready.push(entry)
             if self.faults is not None:
                 for delivery in deliveries:
                     # At most one extra copy per message: copies and duplicated ones are skipped.
@@ -250,7 +249,7 @@ class Queue:
         window: list[TimedEntry] = []
         ready = self._ready
         while ready and len(window) < max_messages * 10:
-            entry = heapq.heappop(ready)
+            entry = ready.pop()
             self.work += 1
             if entry[2] == entry[3].generation and entry[3].state is State.VISIBLE:
                 window.append(entry)
@@ -289,11 +288,11 @@ class Queue:
         if self.groups is None:
             ready = self._ready
             while ready:
-                _, _, generation, message = ready[0]
+                _, _, generation, message = ready.peek()
                 self.work += 1
                 if generation == message.generation and message.state is State.VISIBLE:
                     return message
-                heapq.heappop(ready)  # a stale entry: drop it, as take() would
+                ready.pop()  # a stale entry: drop it, as take() would
             return None
         group = self.groups.peek_available()  # peeking keeps the group's turn
         return None if group is None else group.head()
