@@ -134,17 +134,23 @@ def send_message_batch(
 
 def _entry_size(entry: dict[str, Any]) -> int:
     body = entry.get("MessageBody")
-    size = len(body.encode("utf-8")) if isinstance(body, str) else 0
+    size = _utf8_length(body) if isinstance(body, str) else 0
     attributes = entry.get("MessageAttributes")
     if isinstance(attributes, dict):
         for name, spec in attributes.items():
-            size += len(str(name).encode())
+            size += _utf8_length(str(name))
             if isinstance(spec, dict):
                 for field in ("DataType", "StringValue", "BinaryValue"):
                     value = spec.get(field)
                     if isinstance(value, str):
-                        size += len(value.encode())
+                        size += _utf8_length(value)
     return size
+
+
+def _utf8_length(text: str) -> int:
+    # A lone surrogate (JSON allows "\ud800") cannot be encoded; the entry's own validation
+    # refuses it with AWS's error, so here it only needs a size, not a crash.
+    return len(text.encode("utf-8", "surrogatepass"))
 
 
 def delete_message_batch(

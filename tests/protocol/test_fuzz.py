@@ -148,3 +148,36 @@ def test_a_query_error_echoing_a_control_character_is_still_well_formed_xml() ->
     assert message == (
         "Value \ufffd for parameter MaxNumberOfMessages is invalid. Reason: Must be an integer."
     )
+
+
+def test_a_batch_entry_with_a_lone_surrogate_fails_alone_instead_of_crashing() -> None:
+    # JSON may carry "\ud800"; sizing the batch used to encode it and raise.
+    service, _handler, targets = _fake_with_targets()
+    answer = service.call(
+        "SendMessageBatch",
+        {
+            "QueueUrl": targets[1],
+            "Entries": [
+                {"Id": "a", "MessageBody": "b", "MessageAttributes": {"a\ud800": {}}},
+                {"Id": "c", "MessageBody": "b\ud800"},
+            ],
+        },
+        RequestContext(),
+    )
+    assert answer == {
+        "Failed": [
+            {
+                "Id": "a",
+                "SenderFault": True,
+                "Code": "InvalidParameterValue",
+                "Message": "Message (user) attribute name 'a\ud800' is invalid.",
+            },
+            {
+                "Id": "c",
+                "SenderFault": True,
+                "Code": "InvalidMessageContents",
+                "Message": "Invalid characters found. Valid unicode characters are #x9 | #xA | "
+                "#xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+            },
+        ]
+    }
