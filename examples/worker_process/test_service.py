@@ -17,13 +17,17 @@ import pytest
 from pytest_fakesqs import FakeSQS, FakeSQSServer
 
 REPO = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.fakesqs(
-    queues={
-        "jobs": {"VisibilityTimeout": "10", "dlq": "jobs-dlq", "max_receive_count": 3},
-        "jobs-dlq": {},
-        "results": {},
-    }
-)
+# About the fake's own HTTP server (a subprocess against `fakesqs_server`): not a contract test.
+pytestmark = [
+    pytest.mark.fakesqs_only,
+    pytest.mark.fakesqs(
+        queues={
+            "jobs": {"VisibilityTimeout": "10", "dlq": "jobs-dlq", "max_receive_count": 3},
+            "jobs-dlq": {},
+            "results": {},
+        }
+    ),
+]
 
 
 def run_service(server: FakeSQSServer) -> subprocess.CompletedProcess[str]:

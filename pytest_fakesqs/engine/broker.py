@@ -244,23 +244,13 @@ class Broker:
         with target.lock:
             now = self.clock.now()
             target.apply_due(now)
-            moved = Message(
-                message.message_id,
-                message.body,
-                sent_at=message.sent_at,
-                size=message.size,
-                attributes=message.attributes,
-                system=dict(message.system or {}),
-                group_id=message.group_id,
-                dedup_id=message.dedup_id,
-            )
+            moved = message.copy()
             if dead_letter:
                 moved.system = {**(moved.system or {}), "dead_letter_source": source.key}
                 moved.receive_count = message.receive_count
                 moved.first_received_at = message.first_received_at
             else:
                 (moved.system or {}).pop("dead_letter_source", None)
-            moved.history = list(message.history or ())
             moved.record(now, event, source.name)
             if not keep_enqueue_time:
                 moved.enqueued_at = now

@@ -111,6 +111,22 @@ class Message:
             self.history = []
         self.history.append((moment, event, detail))
 
+    def copy(self) -> Message:
+        """The same message, fresh for another slot or queue: content, ids and history so far."""
+        copy = Message(
+            self.message_id,
+            self.body,
+            sent_at=self.sent_at,
+            size=self.size,
+            attributes=self.attributes,
+            system=None if self.system is None else dict(self.system),
+            group_id=self.group_id,
+            dedup_id=self.dedup_id,
+        )
+        copy.body_digest = self.body_digest
+        copy.history = list(self.history or ())
+        return copy
+
     def timeline(self) -> list[HistoryEntry]:
         """The full history, including the send that is implied by sent_at."""
         return [(self.sent_at, Event.SENT, ""), *(self.history or ())]

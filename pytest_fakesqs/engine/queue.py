@@ -260,21 +260,11 @@ class Queue:
         """At-least-once delivery: a second copy, same MessageId and body, delivered later."""
         assert self.faults is not None
         self._duplicates += 1
-        copy = Message(
-            original.message_id,
-            original.body,
-            sent_at=original.sent_at,
-            size=original.size,
-            attributes=original.attributes,
-            system=original.system,
-            group_id=original.group_id,
-            dedup_id=original.dedup_id,
-        )
+        copy = original.copy()
         copy.key = f"{original.message_id}#duplicate-{self._duplicates}"
         copy.receive_count = original.receive_count
         copy.first_received_at = original.first_received_at
         copy.enqueued_at = original.enqueued_at
-        copy.history = list(original.history or ())
         original.duplicated = True
         copy.duplicated = True
         detail = "injected: SQS will deliver this message once more"
