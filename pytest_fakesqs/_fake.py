@@ -211,8 +211,9 @@ class FakeSQS:
         max_invocations: int | None = None,
         idle_limit: float = 43_200.0,
     ) -> TriggerReport:
-        """Drive `handler(event, context)` as Lambda's SQS event source (`shape="lambda"`) or a
-        Cloud Functions YMQ trigger (`shape="ymq"`) does, on this fake's clock.
+        """Drive `handler(event, context)` (or `handler(event)`) as Lambda's SQS event source
+        (`shape="lambda"`) or a Cloud Functions YMQ trigger (`shape="ymq"`) does, on this
+        fake's clock.
 
         Runs until the queue is drained, what is left stays invisible longer than `idle_limit`
         seconds, or `max_invocations` is reached; returns what happened.

@@ -9,6 +9,7 @@ response (`batchItemFailures`) is honoured when `report_batch_item_failures=True
 
 from __future__ import annotations
 
+import inspect
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,7 +24,8 @@ if TYPE_CHECKING:
     from ._fake import FakeSQS
 
 Shape = Literal["lambda", "ymq"]
-Handler = Callable[[dict[str, Any], "InvocationContext"], Any]
+# `handler(event, context)` as on Lambda and Cloud Functions; `handler(event)` is accepted too.
+Handler = Callable[..., Any]
 # (shape, fifo) -> largest batch the service allows; Lambda FIFO mappings take at most 10.
 MAX_BATCH: dict[tuple[str, bool], int] = {
     ("lambda", False): 10_000,
@@ -101,6 +103,7 @@ class TriggerDriver:
         self.idle_limit = idle_limit
         self.report = TriggerReport()
         self._seen: set[str] = set()
+        self._takes_context = _takes_context(handler)
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -194,7 +197,7 @@ class TriggerDriver:
         )
         event = self._event(batch)
         try:
-            result = self.handler(event, context)
+            result = self._call(event, context)
         except Exception as error:  # the batch returns after its visibility timeout
             self.report.failed_invocations += 1
             self.report.errors.append(f"invocation {context.invocation}: {error!r}")
@@ -214,6 +217,11 @@ class TriggerDriver:
             except (MalformedReceiptHandle, StaleReceiptHandle):
                 continue  # the visibility timeout ran out during the job: it comes back
             self.report.messages_processed += 1
+
+    def _call(self, event: dict[str, Any], context: InvocationContext) -> Any:
+        if self._takes_context:
+            return self.handler(event, context)
+        return self.handler(event)
 
     def _failed_ids(self, result: Any, batch: list[Delivery]) -> set[str] | None:
         """The message ids the handler reported as failed; None means "the whole batch"."""
@@ -302,6 +310,21 @@ def _attribute_value(wire: dict[str, str]) -> dict[str, Any]:
         value["binaryValue"] = wire["BinaryValue"]  # base64, as both services deliver it
     value["dataType"] = wire["DataType"]
     return value
+
+
+def _takes_context(handler: Handler) -> bool:
+    """False only for a handler that certainly accepts a single positional argument."""
+    try:
+        parameters = inspect.signature(handler).parameters.values()
+    except (TypeError, ValueError):  # some builtins and C callables have no signature
+        return True
+    positional = [
+        p
+        for p in parameters
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+    ]
+    variadic = any(p.kind is p.VAR_POSITIONAL for p in parameters)
+    return variadic or len(positional) != 1
 
 
 def _rfc3339(moment: datetime) -> str:

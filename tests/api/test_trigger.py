@@ -299,3 +299,12 @@ def test_misuse_is_refused_with_a_sentence(
     with pytest.raises(ValueError) as excinfo:
         fakesqs.trigger("jobs", Recorder(), **kwargs)
     assert str(excinfo.value) == message
+
+
+def test_a_handler_may_take_the_event_alone(fakesqs: FakeSQS, sqs: Any) -> None:
+    url = fakesqs.create_queue("jobs")
+    sqs.send_message(QueueUrl=url, MessageBody="a")
+    events: list[dict[str, Any]] = []
+    report = fakesqs.trigger("jobs", events.append)
+    assert [r["body"] for r in events[0]["Records"]] == ["a"]
+    assert report.messages_processed == 1
