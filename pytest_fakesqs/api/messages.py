@@ -184,6 +184,11 @@ def _system_attributes(raw: dict[str, Any]) -> dict[str, Any]:
                 Err.InvalidParameterValue,
                 "Message (system) attribute 'AWSTraceHeader' must contain a non-empty value of type 'String'.",
             )
+        if ma.has_invalid_characters(value):  # as for user attributes; also keeps MD5 encodable
+            raise SqsError(
+                Err.InvalidParameterValue,
+                "Message (system) attribute 'AWSTraceHeader' must contain a value with valid characters.",
+            )
         system["AWSTraceHeader"] = value
     return system
 
