@@ -58,6 +58,28 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ACCESS_KEY:SECRET_KEY",
         help="a key pair accepted by --verify-signatures (repeatable)",
     )
+    faults = serve.add_argument_group("fault injection (see the README's Fault injection)")
+    faults.add_argument(
+        "--duplicate-delivery",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="probability that a delivery from a standard queue is repeated later",
+    )
+    faults.add_argument(
+        "--standard-order",
+        choices=("fifo", "shuffled"),
+        default="fifo",
+        help="shuffled: standard queues hand out messages in a seeded random order",
+    )
+    faults.add_argument(
+        "--empty-receives",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="probability that a short poll comes back empty",
+    )
+    faults.add_argument("--seed", type=int, default=None, help="seed for every random choice")
     return parser
 
 
@@ -77,6 +99,10 @@ def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Fake
             queues=load_queues(args.queues) if args.queues else {},
             verify_signatures=args.verify_signatures,
             credentials=credentials,
+            duplicate_delivery=args.duplicate_delivery,
+            standard_order=args.standard_order,
+            empty_receives=args.empty_receives,
+            seed=args.seed,
         )
         return new_fake(options).start(in_process=False)
     except (OSError, TypeError, ValueError) as error:
@@ -116,6 +142,12 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             f"{options.account_id}, flavor {options.flavor}, clock {options.clock}); "
             "Ctrl+C stops"
         ]
+        if fake.uses_randomness:
+            startup.append(
+                f"fakesqs: injecting faults (duplicate_delivery={options.duplicate_delivery}, "
+                f"standard_order={options.standard_order}, "
+                f"empty_receives={options.empty_receives}); seed {fake.seed}"
+            )
         for queue in sorted(fake.broker.queues(), key=lambda q: q.name):
             startup.append(f"fakesqs: queue {queue.name}: {fake.service.queue_url(here, queue)}")
         _print("\n".join(startup))  # one write: a client may start as soon as it sees the banner

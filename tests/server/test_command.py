@@ -156,6 +156,25 @@ def test_serve_verifies_signatures_when_asked(start: object) -> None:
     assert returncode == 0
 
 
+def test_serve_injects_faults_when_asked(start: object) -> None:
+    served = start("--duplicate-delivery", "1", "--seed", "7")  # type: ignore[operator]
+    notice = served.output.next_line().rstrip("\n")
+    sqs = served.client()
+    url = sqs.create_queue(QueueName="jobs")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="once")
+    first = sqs.receive_message(QueueUrl=url)["Messages"][0]
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=first["ReceiptHandle"])
+    again = sqs.receive_message(QueueUrl=url)["Messages"][0]
+    returncode, _ = served.stop()
+
+    assert (again["MessageId"], again["Body"]) == (first["MessageId"], "once")
+    assert returncode == 0
+    assert notice == (
+        "fakesqs: injecting faults (duplicate_delivery=1.0, standard_order=fifo, "
+        "empty_receives=0.0); seed 7"
+    )
+
+
 def test_bad_arguments_are_refused_with_a_sentence(tmp_path: Path) -> None:
     broken = tmp_path / "queues.json"
     broken.write_text("{not json")
@@ -175,6 +194,11 @@ def test_bad_arguments_are_refused_with_a_sentence(tmp_path: Path) -> None:
         (["serve", "--credential", "nosecret"], "--credential must be ACCESS_KEY:SECRET_KEY"),
         (["serve", "--verify-signatures"], "verify_signatures needs credentials="),
         (["serve", "--flavor", "gcp"], "invalid choice: 'gcp'"),
+        (
+            ["serve", "--duplicate-delivery", "2"],
+            "duplicate_delivery must be a probability between 0 and 1; got 2.0",
+        ),
+        (["serve", "--standard-order", "random"], "invalid choice: 'random'"),
     ],
 )
 def test_invalid_options_exit_with_usage_errors(
