@@ -8,7 +8,7 @@ A moto test of a retry waits for real (moto has no clock to move):
         url = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30"})[...]
         sqs.send_message(QueueUrl=url, MessageBody="job")
         sqs.receive_message(QueueUrl=url)
-        time.sleep(31)  # half a minute per test run
+        time.sleep(31)  # real-time: moto's version, quoted for contrast (half a minute per run)
         assert sqs.receive_message(QueueUrl=url)["Messages"]
 
 The three changes: `@mock_aws` becomes `@pytest.mark.fakesqs` (or `@fake_sqs()` outside
@@ -32,7 +32,7 @@ def test_retry(fakesqs: FakeSQS) -> None:
     url = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
     sqs.send_message(QueueUrl=url, MessageBody="job")
     sqs.receive_message(QueueUrl=url)
-    fakesqs.advance(31)  # was: time.sleep(31)
+    fakesqs.advance(31)  # was a real 31-second sleep under moto
     assert sqs.receive_message(QueueUrl=url)["Messages"][0]["Body"] == "job"
 
 
