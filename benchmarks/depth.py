@@ -46,11 +46,7 @@ def engine_costs(depth: int, rounds: int, samples: int) -> dict[str, float]:
             spent["send"] += sent - start
             spent["receive 10"] += received - sent
             spent["delete"] += clock() - received
-        return {
-            "send": spent["send"] / (rounds * 10) * 1e6,
-            "receive 10": spent["receive 10"] / rounds * 1e6,
-            "delete": spent["delete"] / (rounds * 10) * 1e6,
-        }
+        return _microseconds_per_call(spent, rounds)
 
     return _median_of(one_sample, samples)
 
@@ -83,13 +79,18 @@ def boto3_costs(depth: int, rounds: int, samples: int) -> dict[str, float]:
                 spent["send"] += sent - start
                 spent["receive 10"] += received - sent
                 spent["delete"] += clock() - received
-            return {
-                "send": spent["send"] / (rounds * 10) * 1e6,
-                "receive 10": spent["receive 10"] / rounds * 1e6,
-                "delete": spent["delete"] / (rounds * 10) * 1e6,
-            }
+            return _microseconds_per_call(spent, rounds)
 
         return _median_of(one_sample, samples)
+
+
+def _microseconds_per_call(spent: dict[str, float], rounds: int) -> dict[str, float]:
+    """Each round is 10 sends, one receive of 10 and 10 deletes."""
+    return {
+        "send": spent["send"] / (rounds * 10) * 1e6,
+        "receive 10": spent["receive 10"] / rounds * 1e6,
+        "delete": spent["delete"] / (rounds * 10) * 1e6,
+    }
 
 
 def per_op(costs: dict[str, float]) -> float:
