@@ -2,28 +2,46 @@
 
 from __future__ import annotations
 
+import json
 import threading
+from typing import Any
 from urllib.parse import urlsplit
 
 from ._records import PRIVATE, Call, moment
 from ._text import offset, plural, see
 from .api import SqsService
+from .api.errors import SqsError
 from .protocol import WireHandler
 from .protocol.dispatch import CallRecord
 
+# (action, protocol, at, params, result, error, injected). A plain tuple whose params and result
+# are JSON bytes where the call came as JSON: the garbage collector stops scanning it after one
+# pass, while a record per call with its dicts and lists would be scanned for as long as the fake
+# lives (it keeps every call). Query calls keep their structures.
+_Stored = tuple[
+    str, str, float, bytes | dict[str, Any], bytes | dict[str, Any] | None, SqsError | None, bool
+]
+
 
 class CallLog:
-    """Keeps a `CallRecord` per call the wire handler answered."""
+    """Keeps every call the wire handler answered, compactly."""
 
     def __init__(self, handler: WireHandler, service: SqsService) -> None:
         self._service = service
         self._lock = threading.Lock()
-        self._records: list[CallRecord] = []
+        self._records: list[_Stored] = []
         handler.listeners.append(self._heard)
 
     def _heard(self, record: CallRecord) -> None:
+        params: bytes | dict[str, Any] = (
+            record.params if record.params_json is None else record.params_json
+        )
+        result: bytes | dict[str, Any] | None = record.result
+        if result is not None and record.result_json is not None:
+            result = record.result_json
+        stored = (record.action, record.protocol, record.at, params, result, record.error)
         with self._lock:
-            self._records.append(record)
+            self._records.append((*stored, record.injected))
 
     def calls(self, action: str | None = None) -> list[Call]:
         if action is not None and action not in self._service.actions:
@@ -31,7 +49,7 @@ class CallLog:
             raise ValueError(f"no SQS action named {action!r}; actions: {known}")
         with self._lock:
             records = list(self._records)
-        return [_call(r) for r in records if action is None or r.action == action]
+        return [_call(*r) for r in records if action is None or r[0] == action]
 
     def swallowed_errors_report(self, started_at: float) -> str | None:
         """The teardown error text for errors the code under test received, or None.
@@ -68,15 +86,32 @@ def _queue_named(params: dict[str, object]) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _call(record: CallRecord) -> Call:
+def _call(
+    action: str,
+    _protocol: str,
+    at: float,
+    params: bytes | dict[str, Any],
+    result: bytes | dict[str, Any] | None,
+    error: SqsError | None,
+    injected: bool,
+) -> Call:
+    decoded = _decoded(params) or {}
     return Call(
-        action=record.action,
-        params=dict(record.params),
-        queue=_queue_named(record.params),
-        at=moment(record.at),
-        result=record.result,
-        error_code=record.error_code,
-        error_message=None if record.error is None else record.error.message,
-        injected=record.injected,
+        action=action,
+        params=decoded,
+        queue=_queue_named(decoded),
+        at=moment(at),
+        result=_decoded(result),
+        error_code=None if error is None else error.spec.query_code,
+        error_message=None if error is None else error.message,
+        injected=injected,
         _token=PRIVATE,
     )
+
+
+def _decoded(kept: bytes | dict[str, Any] | None) -> dict[str, Any] | None:
+    if isinstance(kept, bytes):
+        # Only bodies the JSON codec accepted are kept as bytes, so they decode to an object.
+        decoded: dict[str, Any] = json.loads(kept.decode("utf-8")) if kept else {}
+        return decoded
+    return None if kept is None else dict(kept)

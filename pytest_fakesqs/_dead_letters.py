@@ -228,7 +228,7 @@ class DeadLetterBook:
 
 
 def _latest_arrival(message: Message) -> tuple[float, Event] | None:
-    for at, event, _detail in reversed(message.history or ()):
+    for at, event, _detail in reversed(message.history):
         if event in (Event.ARRIVED_FROM, Event.MOVED_BACK):
             return at, event
     return None

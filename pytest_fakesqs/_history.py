@@ -18,31 +18,54 @@ class MessageLog:
 
     def __init__(self, broker: Broker) -> None:
         self._lock = threading.Lock()
-        self._copies: dict[str, list[tuple[str, Message]]] = {}
+        # The first copy of each message and the queue it was sent to, in two flat maps: a
+        # (queue, message) pair per message would be one more object for the garbage collector
+        # to scan, for every message ever sent. Later copies (moves) are rare.
+        self._first: dict[str, Message] = {}
+        self._first_queue: dict[str, str] = {}
+        self._moves: dict[str, list[tuple[str, Message]]] = {}
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
 
-    def _sent(self, queue: Queue, message: Message) -> None:
+    def _sent(self, queue: Queue, messages: list[Message]) -> None:
+        first, first_queue, name = self._first, self._first_queue, queue.name
         with self._lock:
-            self._copies.setdefault(message.message_id, []).append((queue.name, message))
+            for message in messages:
+                if message.message_id not in first:
+                    first[message.message_id] = message
+                    first_queue[message.message_id] = name
+                else:
+                    self._moves.setdefault(message.message_id, []).append((name, message))
 
     def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
-        self._sent(target, message)
+        self._sent(target, [message])
+
+    def _copies(self, message_id: str) -> list[tuple[str, Message]]:
+        """Every copy of one message, oldest first, each with the queue it was in."""
+        first = self._first.get(message_id)
+        if first is None:
+            return []
+        return [(self._first_queue[message_id], first), *self._moves.get(message_id, ())]
+
+    def _latest_copy(self, message_id: str) -> Message:
+        moves = self._moves.get(message_id)
+        return moves[-1][1] if moves else self._first[message_id]
 
     def knows(self, message_id: str) -> bool:
-        return message_id in self._copies
+        return message_id in self._first
 
     def latest(self, message_id: str) -> tuple[str, Message]:
-        return self._copies[message_id][-1]
+        with self._lock:
+            return self._copies(message_id)[-1]
 
     def message_ids(self) -> list[str]:
         with self._lock:
-            return list(self._copies)
+            return list(self._first)
 
     def events(self, message_id: str) -> list[HistoryEvent]:
         """The timeline of one message, each event tagged with the queue it happened in."""
         with self._lock:
-            copies = list(self._copies.get(message_id, ()))
+            copies = self._copies(message_id)
         if not copies:
             raise LookupError(f"no message with id {message_id!r} was sent while the fake was on")
         events: list[HistoryEvent] = []
@@ -64,7 +87,7 @@ class MessageLog:
     def not_deleted(self) -> list[str]:
         """Ids of the messages whose story did not end with a delete, in the order sent."""
         with self._lock:
-            latest = [(mid, copies[-1][1]) for mid, copies in self._copies.items()]
+            latest = [(mid, self._latest_copy(mid)) for mid in self._first]
         return [
             mid
             for mid, message in latest

@@ -110,9 +110,12 @@ def send_message_batch(
 
     # Validate every entry first, then enqueue the valid ones under one engine lock.
     checked: list[messages.Prepared | SqsError] = []
+    max_size = messages.max_message_size(service, queue)
     for entry in entries:
         try:
-            checked.append(messages.prepare(service, queue, entry, ctx, in_batch=True))
+            checked.append(
+                messages.prepare(service, queue, entry, ctx, in_batch=True, max_size=max_size)
+            )
         except SqsError as error:
             checked.append(error)
     sent = iter(
@@ -150,7 +153,7 @@ def _entry_size(entry: dict[str, Any]) -> int:
 def _utf8_length(text: str) -> int:
     # A lone surrogate (JSON allows "\ud800") cannot be encoded; the entry's own validation
     # refuses it with AWS's error, so here it only needs a size, not a crash.
-    return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) if text.isascii() else len(text.encode("utf-8", "surrogatepass"))
 
 
 def delete_message_batch(

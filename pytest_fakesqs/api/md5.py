@@ -14,7 +14,12 @@ _BINARY_TRANSPORT = b"\x02"
 
 
 def md5_of_body(body: str) -> str:
-    return hashlib.md5(body.encode("utf-8")).hexdigest()
+    return md5_of_encoded_body(body.encode("utf-8"))
+
+
+def md5_of_encoded_body(encoded: bytes) -> str:
+    """MD5OfMessageBody of a body the caller already encoded as UTF-8."""
+    return hashlib.md5(encoded).hexdigest()
 
 
 def _length_prefixed(data: bytes) -> bytes:

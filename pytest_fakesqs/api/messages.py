@@ -11,7 +11,7 @@ from ..engine import Outgoing, Queue
 from . import message_attributes as ma
 from .context import RequestContext
 from .errors import Err, SqsError, invalid_parameter, missing_parameter
-from .md5 import md5_of_attributes, md5_of_body
+from .md5 import md5_of_attributes, md5_of_encoded_body
 from .params import get_int, get_map, get_str
 
 if TYPE_CHECKING:
@@ -31,10 +31,24 @@ class Prepared:
     md5_of_system_attributes: str | None
 
 
+def max_message_size(service: SqsService, queue: Queue) -> int:
+    """The queue's MaximumMessageSize, or the flavor's limit when the queue sets none."""
+    configured = int(service.current_attributes(queue).get("MaximumMessageSize", "0"))
+    return configured or service.limits.max_message_size
+
+
 def prepare(
-    service: SqsService, queue: Queue, entry: dict[str, Any], ctx: RequestContext, *, in_batch: bool
+    service: SqsService,
+    queue: Queue,
+    entry: dict[str, Any],
+    ctx: RequestContext,
+    *,
+    in_batch: bool,
+    max_size: int | None = None,
 ) -> Prepared:
-    """Validate one SendMessage (or batch entry) with AWS's codes and texts."""
+    """Validate one SendMessage (or batch entry) with AWS's codes and texts.
+
+    `max_size` is the queue's `max_message_size`, when a batch has already read it."""
     body = entry.get("MessageBody")
     if body is None or body == "":
         raise missing_parameter("MessageBody")
@@ -62,10 +76,10 @@ def prepare(
     )
     if "AWSTraceHeader" not in system and ctx.trace_header:
         system["AWSTraceHeader"] = ctx.trace_header  # propagated from the X-Ray HTTP header
-    size = len(body.encode("utf-8")) + (ma.attributes_size(attributes) if attributes else 0)
-    max_size = int(service.current_attributes(queue).get("MaximumMessageSize", "0")) or (
-        service.limits.max_message_size
-    )
+    encoded = body.encode("utf-8")
+    size = len(encoded) + (ma.attributes_size(attributes) if attributes else 0)
+    if max_size is None:
+        max_size = max_message_size(service, queue)
     if size > max_size:
         verb = "cannot be validated" if in_batch else "are invalid"
         raise SqsError(
@@ -131,7 +145,7 @@ def prepare(
         system["SenderId"] = sender
     else:
         system = _sender_only(sender)
-    body_md5 = md5_of_body(body)
+    body_md5 = md5_of_encoded_body(encoded)
     return Prepared(
         Outgoing(
             body=body,

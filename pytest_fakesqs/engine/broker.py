@@ -24,7 +24,7 @@ from .results import Delivery, SendResult
 from .settings import QueueKey, QueueSettings
 
 DeadLetterListener = Callable[[Queue, Queue, Message], None]
-SentListener = Callable[[Queue, Message], None]
+SentListener = Callable[[Queue, list[Message]], None]  # one call per send or batch
 
 
 @dataclass(slots=True)
@@ -50,7 +50,7 @@ class Broker:
         self._queues: dict[QueueKey, Queue] = {}
         self._deleted_at: dict[QueueKey, float] = {}
         self.dead_letter_listeners: list[DeadLetterListener] = []
-        # Told of every message that enters a queue by a send (FIFO duplicates are not).
+        # Told of the messages that entered a queue by one send or batch (FIFO duplicates are not).
         self.sent_listeners: list[SentListener] = []
         # Told of every copy a move makes (dead-lettered or redriven), after it arrived.
         self.moved_listeners: list[DeadLetterListener] = []
@@ -144,10 +144,9 @@ class Broker:
             if queue.pollers:  # waking nobody still costs a Condition round-trip per send
                 queue.condition.notify_all()
         if self.sent_listeners:
-            for result in results:
-                if not result.duplicate:
-                    for listener in self.sent_listeners:
-                        listener(queue, result.message)
+            entered = [result.message for result in results if not result.duplicate]
+            for listener in self.sent_listeners:
+                listener(queue, entered)
         return results
 
     def receive(

@@ -34,12 +34,17 @@ class Event(enum.Enum):
 
 # (moment, event, detail): detail is a short human string, e.g. the receipt handle's tail.
 HistoryEntry = tuple[float, Event, str]
+# Stored with the event's value: a tuple of a float and two strings holds no reference the
+# garbage collector must follow, so it stops scanning the history of every message ever sent.
+_StoredEntry = tuple[float, str, str]
+_EVENTS = {event.value: event for event in Event}
 
 
 class Message:
     """One message in one queue. Timestamps are epoch seconds on the fake's clock."""
 
     __slots__ = (
+        "_log",
         "attributes",
         "body",
         "body_digest",
@@ -49,7 +54,6 @@ class Message:
         "first_received_at",
         "generation",
         "group_id",
-        "history",
         "key",
         "last_handle",
         "message_id",
@@ -104,12 +108,31 @@ class Message:
         self.sequence = 0  # queue-local arrival order
         self.sequence_number: str | None = None  # FIFO's public SequenceNumber
         self.slot = -1
-        self.history: list[HistoryEntry] | None = None  # created on the first event after "sent"
+        # Created on the first event after "sent"; a tuple once the message is gone, so the
+        # garbage collector stops scanning it (a list is always scanned, a tuple of atoms not).
+        self._log: list[_StoredEntry] | tuple[_StoredEntry, ...] | None = None
 
     def record(self, moment: float, event: Event, detail: str = "") -> None:
-        if self.history is None:
-            self.history = []
-        self.history.append((moment, event, detail))
+        log = self._log
+        entry = (moment, event._value_, detail)  # _value_: enum's plain attribute, no descriptor
+        if log is None:
+            self._log = [entry]
+        elif isinstance(log, list):
+            log.append(entry)
+        else:
+            self._log = [*log, entry]
+
+    def record_last(self, moment: float, event: Event, detail: str = "") -> None:
+        """Record the event that takes the message out of its queue; the history is final
+        from here (a move records on the copy), so it is sealed as a tuple."""
+        entry = (moment, event._value_, detail)
+        log = self._log
+        self._log = (entry,) if log is None else (*log, entry)
+
+    @property
+    def history(self) -> list[HistoryEntry]:
+        """Every event after the send, oldest first."""
+        return [(at, _EVENTS[event], detail) for at, event, detail in self._log or ()]
 
     def copy(self) -> Message:
         """The same message, fresh for another slot or queue: content, ids and history so far."""
@@ -124,12 +147,12 @@ class Message:
             dedup_id=self.dedup_id,
         )
         copy.body_digest = self.body_digest
-        copy.history = list(self.history or ())
+        copy._log = None if self._log is None else list(self._log)
         return copy
 
     def timeline(self) -> list[HistoryEntry]:
         """The full history, including the send that is implied by sent_at."""
-        return [(self.sent_at, Event.SENT, ""), *(self.history or ())]
+        return [(self.sent_at, Event.SENT, ""), *self.history]
 
     def __repr__(self) -> str:
         return (

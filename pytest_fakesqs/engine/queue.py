@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .attempts import ReceiveAttempts
@@ -31,6 +31,10 @@ from .storage import SlotStore
 
 _queue_uids = itertools.count(1)
 _FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
+# A heap is rebuilt once its stale entries outnumber its live ones by this much (checked every
+# this many removals): amortised O(1) per operation, and a deleted message is not kept alive by
+# entries nobody would pop until its visibility timeout or retention period ran out.
+STALE_SLACK = 1024
 
 
 class Queue:
@@ -58,6 +62,11 @@ class Queue:
         self.delayed = 0
         self.bytes = 0
         self.work = 0  # entries touched: lets tests prove cost does not grow with depth
+        self.pruned = 0  # heap rebuilds that dropped stale entries
+        # Removals and reschedules leave stale heap entries; every stale_slack-th looks at them.
+        self.stale_slack = STALE_SLACK
+        self._removals = 0
+        self._reschedules = 0
         self.deleted = False
         self.last_purge_at: float | None = None
         self.pollers = 0  # long polls waiting on `condition` right now
@@ -138,9 +147,34 @@ class Queue:
         message.generation += 1
         message.receipt_handle = None
         self.bytes -= message.size
-        message.record(moment, event, detail)
+        message.record_last(moment, event, detail)
         if self.groups is not None:
             self.groups.settle(message)
+        self._removals += 1
+        if not self._removals % self.stale_slack:
+            self._prune_stale_entries()
+
+    def _prune_stale_entries(self) -> None:
+        """Drop the stale entries of any heap that is mostly stale (see STALE_SLACK).
+
+        In place, so a caller holding a heap (apply_due's loop) keeps a valid one."""
+        slack = self.stale_slack
+        if len(self._in_flight) > 2 * self.in_flight + slack:
+            self._keep(self._in_flight, _live_in(State.IN_FLIGHT))
+        if len(self._delayed) > 2 * self.delayed + slack:
+            self._keep(self._delayed, _live_in(State.DELAYED))
+        if self.groups is None and len(self._ready) > 2 * self.visible + slack:
+            self.work += len(self._ready)
+            self.pruned += 1
+            self._ready.keep(_live_in(State.VISIBLE))
+        if len(self._expiry) > 2 * len(self.store) + slack:
+            self._keep(self._expiry, _not_expired_yet)
+
+    def _keep(self, heap: list[Any], is_live: Callable[[Any], bool]) -> None:
+        self.work += len(heap)
+        self.pruned += 1
+        heap[:] = [entry for entry in heap if is_live(entry)]
+        heapq.heapify(heap)
 
     # -- operations (caller holds the lock and has called apply_due) --------------------------
 
@@ -371,6 +405,9 @@ class Queue:
         message.generation += 1
         message.visible_at = visible_at
         heapq.heappush(self._in_flight, (visible_at, message.sequence, message.generation, message))
+        self._reschedules += 1
+        if not self._reschedules % self.stale_slack:
+            self._prune_stale_entries()
 
     def purge(self, now: float) -> list[Message]:
         removed = [m for m in self.store if m.state is not State.GONE]
@@ -393,3 +430,13 @@ class Queue:
 
     def find(self, message_id: str) -> Message | None:
         return self.store.by_id.get(message_id)
+
+
+def _live_in(state: State) -> Callable[[TimedEntry], bool]:
+    """Whether a (moment, sequence, generation, message) entry still describes its message."""
+    return lambda entry: entry[2] == entry[3].generation and entry[3].state is state
+
+
+def _not_expired_yet(entry: tuple[float, int, Message]) -> bool:
+    """Whether a retention entry (enqueued_at, sequence, message) is its live message's."""
+    return entry[2].state is not State.GONE and entry[2].enqueued_at == entry[0]

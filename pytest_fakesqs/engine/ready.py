@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import heapq
 from collections import deque
+from collections.abc import Callable
 
 from .message import Message
 
@@ -44,6 +45,12 @@ class ReadyQueue:
         if heap and (not in_order or heap[0] < in_order[0]):
             return heap[0]
         return in_order[0]
+
+    def keep(self, is_live: Callable[[TimedEntry], bool]) -> None:
+        """Drop every entry `is_live` refuses; the order of the rest is unchanged."""
+        self._in_order = deque(e for e in self._in_order if is_live(e))
+        self._heap = [e for e in self._heap if is_live(e)]
+        heapq.heapify(self._heap)
 
     def clear(self) -> None:
         self._in_order.clear()

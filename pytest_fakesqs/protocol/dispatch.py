@@ -32,6 +32,10 @@ class CallRecord:
     error: SqsError | None = None
     injected: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # The JSON bodies `params` and `result` were read from and written to: a log can keep
+    # these bytes and decode them when asked, instead of keeping the structures alive.
+    params_json: bytes | None = None
+    result_json: bytes | None = None
 
     @property
     def error_code(self) -> str | None:
@@ -126,6 +130,9 @@ class WireHandler:
             result = self.service.call(decoded.action, decoded.params, ctx)
             record.result = result
             response = codec.encode_result(decoded.action, result)
+            if protocol == "json":
+                record.params_json = request.body
+                record.result_json = response.body
         except SqsError as error:
             if record is not None:
                 record.error = error

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 
 from pytest_fakesqs.engine import Broker, Clock, Outgoing, Queue, QueueSettings
+from pytest_fakesqs.engine.queue import STALE_SLACK
 from pytest_fakesqs.engine.storage import COMPACT_MIN_DEAD
 
 
@@ -68,3 +69,39 @@ def test_lock_is_released_after_receive_on_empty_and_all_deleted_queue() -> None
     worker.join(timeout=5)
     assert finished.is_set(), "another thread could not take the queue lock"
     assert not queue.lock.locked()
+
+
+def test_finished_messages_leave_no_heap_entries_behind() -> None:
+    """Deleted messages' heap entries would otherwise wait for their visibility timeout and
+    retention period to pass (never, on a frozen clock), keeping every message alive."""
+    broker, queue = deep_queue(20_000)
+    queue.work = 0
+    operations = 0
+    while deliveries := broker.receive(queue, 10):
+        for delivery in deliveries:
+            broker.change_visibility(queue, delivery.receipt_handle, 60)
+            broker.delete(queue, delivery.receipt_handle)
+        operations += 1 + 2 * len(deliveries)
+    assert queue.pruned > 0
+    for heap in (queue._in_flight, queue._expiry, queue._delayed):
+        assert len(heap) <= 2 * STALE_SLACK
+    assert len(queue._ready) == 0
+    assert queue.work / operations < 3  # rebuilds are amortised: a few entries per operation
+
+
+def test_rebuilding_a_heap_keeps_what_is_due_and_when() -> None:
+    broker, queue = deep_queue(0)
+    queue.stale_slack = 1  # rebuild at every chance
+    broker.send(queue, Outgoing(body="late", size=4, delay=30.0))
+    broker.send(queue, Outgoing(body="kept", size=4))
+    kept = broker.receive(queue, 1)[0]
+    for _ in range(5):  # each reschedule leaves a stale entry behind
+        broker.change_visibility(queue, kept.receipt_handle, 10)
+    broker.send(queue, Outgoing(body="gone", size=4))
+    broker.delete(queue, broker.receive(queue, 1)[0].receipt_handle)
+    assert queue.pruned > 0
+    assert len(queue._in_flight) == 1
+    broker.clock.advance(10)
+    assert [d.message.body for d in broker.receive(queue, 10)] == ["kept"]
+    broker.clock.advance(20)
+    assert [d.message.body for d in broker.receive(queue, 10)] == ["late"]

@@ -48,6 +48,7 @@ picks = st.one_of(st.integers(0, 3), st.integers(0, 10**6))
 
 class QueueMachine(RuleBasedStateMachine):
     fifo = False
+    stale_slack: int | None = None  # set: the queues prune stale heap entries that eagerly
 
     def __init__(self) -> None:
         super().__init__()
@@ -73,6 +74,9 @@ class QueueMachine(RuleBasedStateMachine):
             "dead": dead_model,
         }
         self.queues: dict[str, Queue] = {"main": self.main, "dead": self.dead}
+        if self.stale_slack is not None:
+            for queue in self.queues.values():
+                queue.stale_slack = self.stale_slack
         self.handles: list[tuple[str, str]] = []  # (queue name, handle), oldest first
         self.sent = 0
 
@@ -203,3 +207,20 @@ TestStandardQueueAgainstModel = QueueMachine.TestCase
 TestStandardQueueAgainstModel.settings = MODEL_SETTINGS
 TestFifoQueueAgainstModel = FifoQueueMachine.TestCase
 TestFifoQueueAgainstModel.settings = MODEL_SETTINGS
+
+
+class PruningQueueMachine(QueueMachine):
+    """Stale heap entries are dropped after every removal, so a rebuild happens between most
+    steps: the model proves a rebuild never loses or revives a message."""
+
+    stale_slack = 1
+
+
+class PruningFifoQueueMachine(FifoQueueMachine):
+    stale_slack = 1
+
+
+TestStandardQueuePruningEagerly = PruningQueueMachine.TestCase
+TestStandardQueuePruningEagerly.settings = MODEL_SETTINGS
+TestFifoQueuePruningEagerly = PruningFifoQueueMachine.TestCase
+TestFifoQueuePruningEagerly.settings = MODEL_SETTINGS
