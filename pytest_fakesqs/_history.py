@@ -6,7 +6,11 @@ import threading
 
 from ._records import PRIVATE, HistoryEvent, moment
 from ._text import abridge, offset, short_id
-from .engine import Broker, Event, Message, Queue, State
+from .engine import Broker, Event, Message, Queue, State, Story, story_timeline
+
+# Finished messages are turned into plain Stories in sweeps, each when this many (or twice as
+# many as the last sweep left unfinished) messages arrived since: amortised O(1) per message.
+SWEEP_EVERY = 4096
 
 
 class MessageLog:
@@ -14,6 +18,7 @@ class MessageLog:
 
     A move (to a dead-letter queue and back) copies the message with its history, so the
     latest copy's timeline is the whole story; the earlier copies say which queue it was in.
+    A message deleted for good is kept as its Story: the garbage collector does not scan it.
     """
 
     def __init__(self, broker: Broker) -> None:
@@ -21,9 +26,11 @@ class MessageLog:
         # The first copy of each message and the queue it was sent to, in two flat maps: a
         # (queue, message) pair per message would be one more object for the garbage collector
         # to scan, for every message ever sent. Later copies (moves) are rare.
-        self._first: dict[str, Message] = {}
+        self._first: dict[str, Message | Story] = {}
         self._first_queue: dict[str, str] = {}
         self._moves: dict[str, list[tuple[str, Message]]] = {}
+        self._unswept: list[str] = []  # ids whose first copy is still a Message
+        self._sweep_at = SWEEP_EVERY
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
 
@@ -34,20 +41,37 @@ class MessageLog:
                 if message.message_id not in first:
                     first[message.message_id] = message
                     first_queue[message.message_id] = name
+                    self._unswept.append(message.message_id)
                 else:
                     self._moves.setdefault(message.message_id, []).append((name, message))
+            if len(self._unswept) >= self._sweep_at:
+                self._sweep()
+
+    def _sweep(self) -> None:
+        """Replace each message deleted for good by its Story. Caller holds the lock."""
+        unfinished: list[str] = []
+        for message_id in self._unswept:
+            message = self._first[message_id]
+            assert isinstance(message, Message)
+            story = None if message_id in self._moves else message.finished_story()
+            if story is None:
+                unfinished.append(message_id)
+            else:
+                self._first[message_id] = story
+        self._unswept = unfinished
+        self._sweep_at = max(SWEEP_EVERY, 2 * len(unfinished))
 
     def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
         self._sent(target, [message])
 
-    def _copies(self, message_id: str) -> list[tuple[str, Message]]:
+    def _copies(self, message_id: str) -> list[tuple[str, Message | Story]]:
         """Every copy of one message, oldest first, each with the queue it was in."""
         first = self._first.get(message_id)
         if first is None:
             return []
         return [(self._first_queue[message_id], first), *self._moves.get(message_id, ())]
 
-    def _latest_copy(self, message_id: str) -> Message:
+    def _latest_copy(self, message_id: str) -> Message | Story:
         moves = self._moves.get(message_id)
         return moves[-1][1] if moves else self._first[message_id]
 
@@ -55,8 +79,12 @@ class MessageLog:
         return message_id in self._first
 
     def latest(self, message_id: str) -> tuple[str, Message]:
+        """The queue and latest copy of a message that was not deleted (see not_deleted)."""
         with self._lock:
-            return self._copies(message_id)[-1]
+            queue_name, latest = self._copies(message_id)[-1]
+        if not isinstance(latest, Message):
+            raise LookupError(f"message {message_id!r} was deleted")
+        return queue_name, latest
 
     def message_ids(self) -> list[str]:
         with self._lock:
@@ -69,8 +97,8 @@ class MessageLog:
         if not copies:
             raise LookupError(f"no message with id {message_id!r} was sent while the fake was on")
         events: list[HistoryEvent] = []
-        for queue_name, message in copies:
-            timeline = message.timeline()
+        for queue_name, copy in copies:
+            timeline = copy.timeline() if isinstance(copy, Message) else story_timeline(copy)
             for at, event, detail in timeline[len(events) :]:
                 events.append(
                     HistoryEvent(
@@ -91,7 +119,8 @@ class MessageLog:
         return [
             mid
             for mid, message in latest
-            if message.state is not State.GONE or _last_event(message) is not Event.DELETED
+            if isinstance(message, Message)
+            and (message.state is not State.GONE or _last_event(message) is not Event.DELETED)
         ]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import itertools
 import threading
@@ -25,9 +26,10 @@ class Addressing(Protocol):
     def key_from_arn(self, arn: str) -> QueueKey | None: ...
 
 
-def _path_segments(url: str) -> list[str]:
+@functools.lru_cache(maxsize=1024)  # a client repeats its few queue URLs on every call
+def _path_segments(url: str) -> tuple[str, ...]:
     path = urlsplit(url).path if "://" in url else url
-    return [s for s in path.split("/") if s]
+    return tuple(s for s in path.split("/") if s)
 
 
 class AwsAddressing:

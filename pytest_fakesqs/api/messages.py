@@ -49,17 +49,20 @@ def prepare(
     """Validate one SendMessage (or batch entry) with AWS's codes and texts.
 
     `max_size` is the queue's `max_message_size`, when a batch has already read it."""
-    body = entry.get("MessageBody")
-    if body is None or body == "":
-        raise missing_parameter("MessageBody")
-    if not isinstance(body, str):
-        raise invalid_parameter("MessageBody", body, "Must be a string.")
-    if ma.has_invalid_characters(body):
-        raise SqsError(
-            Err.InvalidMessageContents,
-            "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | "
-            "#x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+    encoded = _checked_body(entry.get("MessageBody"))
+    if max_size is None:
+        max_size = max_message_size(service, queue)
+    if entry.keys() <= _BODY_ONLY and not queue.settings.fifo and not ctx.trace_header:
+        # Most sends are a body and nothing else: none of the rules below has anything to check.
+        if len(encoded) > max_size:
+            raise _too_long(max_size, in_batch)
+        only_sender = _sender_only(ctx.access_key or ctx.account_id)
+        digest = md5_of_encoded_body(encoded)
+        outgoing = Outgoing(
+            entry["MessageBody"], len(encoded), None, only_sender, body_digest=digest
         )
+        return Prepared(outgoing, digest, None, None)
+    body: str = entry["MessageBody"]
     # Most sends carry no attributes: skip their parsing then (this is the hot path).
     attributes = (
         ma.parse_attributes(
@@ -76,16 +79,9 @@ def prepare(
     )
     if "AWSTraceHeader" not in system and ctx.trace_header:
         system["AWSTraceHeader"] = ctx.trace_header  # propagated from the X-Ray HTTP header
-    encoded = body.encode("utf-8")
     size = len(encoded) + (ma.attributes_size(attributes) if attributes else 0)
-    if max_size is None:
-        max_size = max_message_size(service, queue)
     if size > max_size:
-        verb = "cannot be validated" if in_batch else "are invalid"
-        raise SqsError(
-            Err.InvalidParameterValue,
-            f"One or more parameters {verb}. Reason: Message must be shorter than {max_size} bytes.",
-        )
+        raise _too_long(max_size, in_batch)
     delay = get_int(entry, "DelaySeconds")
     if delay is not None and not 0 <= delay <= service.limits.max_delay_seconds:
         raise invalid_parameter(
@@ -165,6 +161,33 @@ def prepare(
     )
 
 
+# The members a send or batch entry may have without any rule beyond the body's applying.
+_BODY_ONLY = frozenset({"Id", "MessageBody", "QueueUrl"})
+
+
+def _checked_body(body: Any) -> bytes:
+    """A MessageBody that passes AWS's rules, encoded as UTF-8."""
+    if body is None or body == "":
+        raise missing_parameter("MessageBody")
+    if not isinstance(body, str):
+        raise invalid_parameter("MessageBody", body, "Must be a string.")
+    if ma.has_invalid_characters(body):
+        raise SqsError(
+            Err.InvalidMessageContents,
+            "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | "
+            "#x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+        )
+    return body.encode("utf-8")
+
+
+def _too_long(max_size: int, in_batch: bool) -> SqsError:
+    verb = "cannot be validated" if in_batch else "are invalid"
+    return SqsError(
+        Err.InvalidParameterValue,
+        f"One or more parameters {verb}. Reason: Message must be shorter than {max_size} bytes.",
+    )
+
+
 _SENDER_ONLY: dict[str, dict[str, Any]] = {}
 
 
@@ -207,8 +230,16 @@ def _system_attributes(raw: dict[str, Any]) -> dict[str, Any]:
     return system
 
 
-def send_result(prepared: Prepared, message_id: str, sequence_number: str | None) -> dict[str, Any]:
-    result: dict[str, Any] = {"MD5OfMessageBody": prepared.md5_of_body, "MessageId": message_id}
+def send_result(
+    prepared: Prepared,
+    message_id: str,
+    sequence_number: str | None,
+    result: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """SendMessage's answer, or a batch entry's when `result` starts it with the entry's Id."""
+    result = {} if result is None else result
+    result["MD5OfMessageBody"] = prepared.md5_of_body
+    result["MessageId"] = message_id
     if prepared.md5_of_attributes:
         result["MD5OfMessageAttributes"] = prepared.md5_of_attributes
     if prepared.md5_of_system_attributes:

@@ -12,7 +12,7 @@ from .errors import (
     VisibilityLimitExceeded,
 )
 from .faults import FaultPlan, StandardOrder
-from .message import Event, HistoryEntry, Message, State
+from .message import Event, HistoryEntry, Message, State, Story, story_timeline
 from .move_tasks import (
     DEFAULT_RATE,
     MoveFailure,
@@ -57,7 +57,9 @@ __all__ = [
     "StaleReceiptHandle",
     "StandardOrder",
     "State",
+    "Story",
     "TaskAlreadyRunning",
     "TaskNotRunning",
     "VisibilityLimitExceeded",
+    "story_timeline",
 ]

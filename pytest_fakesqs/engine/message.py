@@ -38,6 +38,16 @@ HistoryEntry = tuple[float, Event, str]
 # garbage collector must follow, so it stops scanning the history of every message ever sent.
 _StoredEntry = tuple[float, str, str]
 _EVENTS = {event.value: event for event in Event}
+_DELETED = Event.DELETED.value
+# A message deleted for good, as plain data: (sent_at, its history as stored). Holds no object
+# the garbage collector scans, so a log of every message ever sent can keep it for free.
+Story = tuple[float, tuple[_StoredEntry, ...]]
+
+
+def story_timeline(story: Story) -> list[HistoryEntry]:
+    """The full history of a finished message, from its Story."""
+    sent_at, log = story
+    return [(sent_at, Event.SENT, ""), *((at, _EVENTS[event], detail) for at, event, detail in log)]
 
 
 class Message:
@@ -134,6 +144,14 @@ class Message:
         """Every event after the send, oldest first."""
         return [(at, _EVENTS[event], detail) for at, event, detail in self._log or ()]
 
+    def finished_story(self) -> Story | None:
+        """The Story of a message that was deleted, so nothing can happen to it any more
+        (a move or a duplicate happens to a live message, and records on its copy)."""
+        log = self._log
+        if self.state is State.GONE and isinstance(log, tuple) and log[-1][1] == _DELETED:
+            return (self.sent_at, log)
+        return None
+
     def copy(self) -> Message:
         """The same message, fresh for another slot or queue: content, ids and history so far."""
         copy = Message(
@@ -152,7 +170,7 @@ class Message:
 
     def timeline(self) -> list[HistoryEntry]:
         """The full history, including the send that is implied by sent_at."""
-        return [(self.sent_at, Event.SENT, ""), *self.history]
+        return story_timeline((self.sent_at, tuple(self._log or ())))
 
     def __repr__(self) -> str:
         return (

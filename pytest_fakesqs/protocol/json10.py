@@ -13,8 +13,9 @@ CONTENT_TYPE = "application/x-amz-json-1.0"
 TARGET_PREFIX = "AmazonSQS."
 ERROR_NAMESPACE = "com.amazonaws.sqs#"
 YDB_CONTENT_TYPE = "application/x-amz-json-1.1"  # what YDB's http_proxy labels its answers
-# Built once: json.dumps() with options makes a new encoder on every call.
-_ENCODER = json.JSONEncoder(separators=(",", ":"))
+# Built once: json.dumps() with options makes a new encoder on every call. Answers are trees
+# the api built, never cyclic, so the encoder need not keep a set of the objects it visited.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
 
 
 def is_json_request(request: WireRequest) -> bool:

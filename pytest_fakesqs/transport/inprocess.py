@@ -72,7 +72,8 @@ def to_wire_request(request: AWSPreparedRequest) -> WireRequest:
         # botocore's HeadersDict keys already carry their lower-cased name; reading them
         # directly skips a case-folded lookup per header on every call.
         headers = {
-            getattr(k, "_lower", None) or str(k).lower(): _header_text(v) for k, v in raw.items()
+            getattr(k, "_lower", None) or str(k).lower(): v if type(v) is str else _header_text(v)
+            for k, v in raw.items()
         }
     else:
         headers = {str(k).lower(): _header_text(v) for k, v in request.headers.items()}
