@@ -83,7 +83,7 @@ def receive_message(
             raise SqsError(Err.OverLimit, ymq.OVER_LIMIT) from None
         # AWS's text, as seen in a real ErrorResponse (aws-sdk issue reports), line break included.
         raise SqsError(Err.OverLimit, OVER_LIMIT_TEXT) from None
-    messages = [service.render_delivery(d, wanted_system, wanted_attributes) for d in deliveries]
+    messages = [render_delivery(service, d, wanted_system, wanted_attributes) for d in deliveries]
     return {"Messages": messages} if messages else {}
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from .attempts import ReceiveAttempts
@@ -157,23 +157,35 @@ class Queue:
     def _prune_stale_entries(self) -> None:
         """Drop the stale entries of any heap that is mostly stale (see STALE_SLACK).
 
-        In place, so a caller holding a heap (apply_due's loop) keeps a valid one."""
-        slack = self.stale_slack
+        In place, so a caller holding a heap (apply_due's loop) keeps a valid one. The tests
+        are apply_due's and take's, written out: a call per entry would double a rebuild."""
+        slack, gone = self.stale_slack, State.GONE
         if len(self._in_flight) > 2 * self.in_flight + slack:
-            self._keep(self._in_flight, _live_in(State.IN_FLIGHT))
+            flying = State.IN_FLIGHT
+            self._rebuild(
+                self._in_flight,
+                [e for e in self._in_flight if e[2] == e[3].generation and e[3].state is flying],
+            )
         if len(self._delayed) > 2 * self.delayed + slack:
-            self._keep(self._delayed, _live_in(State.DELAYED))
+            delayed = State.DELAYED
+            self._rebuild(
+                self._delayed,
+                [e for e in self._delayed if e[2] == e[3].generation and e[3].state is delayed],
+            )
         if self.groups is None and len(self._ready) > 2 * self.visible + slack:
             self.work += len(self._ready)
             self.pruned += 1
-            self._ready.keep(_live_in(State.VISIBLE))
+            self._ready.keep(_is_visible)
         if len(self._expiry) > 2 * len(self.store) + slack:
-            self._keep(self._expiry, _not_expired_yet)
+            self._rebuild(
+                self._expiry,
+                [e for e in self._expiry if e[2].state is not gone and e[2].enqueued_at == e[0]],
+            )
 
-    def _keep(self, heap: list[Any], is_live: Callable[[Any], bool]) -> None:
+    def _rebuild(self, heap: list[Any], kept: list[Any]) -> None:
         self.work += len(heap)
         self.pruned += 1
-        heap[:] = [entry for entry in heap if is_live(entry)]
+        heap[:] = kept
         heapq.heapify(heap)
 
     # -- operations (caller holds the lock and has called apply_due) --------------------------
@@ -432,11 +444,6 @@ class Queue:
         return self.store.by_id.get(message_id)
 
 
-def _live_in(state: State) -> Callable[[TimedEntry], bool]:
-    """Whether a (moment, sequence, generation, message) entry still describes its message."""
-    return lambda entry: entry[2] == entry[3].generation and entry[3].state is state
-
-
-def _not_expired_yet(entry: tuple[float, int, Message]) -> bool:
-    """Whether a retention entry (enqueued_at, sequence, message) is its live message's."""
-    return entry[2].state is not State.GONE and entry[2].enqueued_at == entry[0]
+def _is_visible(entry: TimedEntry) -> bool:
+    """Whether a ready entry still describes its message (take() skips the others)."""
+    return entry[2] == entry[3].generation and entry[3].state is State.VISIBLE
