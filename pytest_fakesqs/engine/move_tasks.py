@@ -127,6 +127,8 @@ class MoveTaskRunner:
 
     def next_move_at(self, into: QueueKey | None = None) -> float | None:
         """The next due move (into `into`, or a task whose messages go back to their origins)."""
+        if not self._active:  # the usual case: no lock needed to know there is none
+            return None
         with self._lock:
             moments = [
                 moment

@@ -63,7 +63,7 @@ class WireHandler:
         self._local = threading.local()
         # Checks who sent a request (SigV4 verification); raises SqsError to refuse it.
         self.authenticate: Callable[[WireRequest], None] | None = None
-        self._contexts: dict[tuple[str, str | None, str, str, str], RequestContext] = {}
+        self._contexts: dict[tuple[str, str, str, str, str], RequestContext] = {}
 
     def current_call(self) -> CallRecord | None:
         """The call being served on this thread, so engine-side faults can be attributed."""
@@ -77,14 +77,18 @@ class WireHandler:
         return dataclasses.replace(ctx, trace_header=trace_header) if trace_header else ctx
 
     def _shared_context(self, request: WireRequest, protocol: str) -> RequestContext:
-        match = _CREDENTIAL.search(request.headers.get("authorization", ""))
-        region = match.group(2) if match else self.region
-        access_key = match.group(1) if match else None
-        # Contexts are immutable and a client repeats the same few: build each one once.
-        cache_key = (region, access_key, self.account_id, request.url, protocol)
+        # Contexts are immutable and a client repeats the same few: build each one once. The
+        # Authorization header up to its first comma is the credential scope, the same for
+        # every request of a client on a given day (the signature after it never is).
+        authorization = request.headers.get("authorization", "")
+        scope = authorization.split(",", 1)[0]
+        cache_key = (scope, request.url, protocol, self.region, self.account_id)
         ctx = self._contexts.get(cache_key)
         if ctx is not None:
             return ctx
+        match = _CREDENTIAL.search(authorization)
+        region = match.group(2) if match else self.region
+        access_key = match.group(1) if match else None
         parts = urlsplit(request.url)
         base_url = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
         ctx = RequestContext(
