@@ -49,7 +49,7 @@ $(QUERY_VENV)/.installed: pyproject.toml
 
 # The boto3-level tests again, through the query/XML protocol.
 test-query: $(QUERY_VENV)/.installed
-	$(QUERY_VENV)/bin/python -m pytest tests/api tests/protocol tests/server/test_query_over_http.py examples -p no:randomly -q
+	$(QUERY_VENV)/bin/python -m pytest tests/api tests/protocol tests/server tests/interop examples -p no:randomly -q
 
 # Contract mode: the examples against `fakesqs serve` in another process, as against AWS.
 contract: $(VENV)/.installed

@@ -65,6 +65,25 @@ def query_model_dict() -> dict[str, Any]:
     return raw
 
 
+# The wire protocol the installed botocore speaks to SQS: "json", or "query" before 1.31.81
+# (CI runs the suite a second time with such a botocore).
+QUERY_CLIENT: bool = installed_botocore_speaks_query()
+
+# AWS words this one error differently per protocol (recorded: test_non_existent_queue).
+NONEXISTENT_QUEUE_MESSAGE = (
+    "The specified queue does not exist for this wsdl version."
+    if QUERY_CLIENT
+    else "The specified queue does not exist."
+)
+
+
+def system_attribute_names(*names: str) -> dict[str, list[str]]:
+    """ReceiveMessage kwargs asking for system attributes: MessageSystemAttributeNames, or on a
+    query-era botocore (which predates it) the deprecated AttributeNames it still has."""
+    key = "AttributeNames" if QUERY_CLIENT else "MessageSystemAttributeNames"
+    return {key: list(names)}
+
+
 def query_model() -> ServiceModel:
     return ServiceModel(query_model_dict(), "sqs")
 

@@ -6,30 +6,14 @@ from collections.abc import Iterator
 from typing import Any
 
 import boto3
-import botocore.session
 import pytest
 from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 
-# The wire protocol the installed botocore speaks to SQS: "json", or "query" before 1.31.81
-# (CI runs this directory a second time with such a botocore).
-CLIENT_PROTOCOL: str = botocore.session.get_session().get_service_model("sqs").protocol
-QUERY_CLIENT = CLIENT_PROTOCOL == "query"
+from ..query_era import NONEXISTENT_QUEUE_MESSAGE, QUERY_CLIENT, system_attribute_names
 
-# AWS words this one error differently per protocol (recorded: test_non_existent_queue).
-NONEXISTENT_QUEUE_MESSAGE = (
-    "The specified queue does not exist for this wsdl version."
-    if QUERY_CLIENT
-    else "The specified queue does not exist."
-)
-
-
-def system_attribute_names(*names: str) -> dict[str, list[str]]:
-    """ReceiveMessage kwargs asking for system attributes: MessageSystemAttributeNames, or on a
-    query-era botocore (which predates it) the deprecated AttributeNames it still has."""
-    key = "AttributeNames" if QUERY_CLIENT else "MessageSystemAttributeNames"
-    return {key: list(names)}
+__all__ = ["NONEXISTENT_QUEUE_MESSAGE", "QUERY_CLIENT", "system_attribute_names"]
 
 
 def listed(response: dict[str, Any], key: str) -> Any:

@@ -12,6 +12,8 @@ import pytest
 
 from pytest_fakesqs import fake_sqs
 
+from ..query_era import system_attribute_names
+
 freezegun = pytest.importorskip("freezegun")
 time_machine = pytest.importorskip("time_machine")
 
@@ -53,11 +55,11 @@ def test_visibility_timeout_follows_the_time_library(shift: Shift) -> None:
         sqs = sqs_client()
         url = sqs.create_queue(QueueName="jobs", Attributes={"VisibilityTimeout": "30"})["QueueUrl"]
         sqs.send_message(QueueUrl=url, MessageBody="job")
-        first = sqs.receive_message(QueueUrl=url, MessageSystemAttributeNames=["All"])
+        first = sqs.receive_message(QueueUrl=url, **system_attribute_names("All"))
         shift(29)
         hidden = sqs.receive_message(QueueUrl=url)
         shift(2)
-        again = sqs.receive_message(QueueUrl=url, MessageSystemAttributeNames=["All"])
+        again = sqs.receive_message(QueueUrl=url, **system_attribute_names("All"))
 
     sent_ms = int(first["Messages"][0]["Attributes"]["SentTimestamp"])
     assert sent_ms == int(FROZEN_AT.timestamp() * 1000)

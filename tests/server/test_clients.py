@@ -10,6 +10,7 @@ import pytest
 
 from pytest_fakesqs import FakeSQS, FakeSQSServer
 
+from ..query_era import QUERY_CLIENT
 from .conftest import PYTHON, run, subprocess_env
 
 
@@ -126,6 +127,11 @@ def test_a_consumer_subprocess_dead_letters_poison(
     assert dead.attributes["ApproximateReceiveCount"] == "3"
 
 
+@pytest.mark.skipif(
+    QUERY_CLIENT,
+    reason="kombu receives with MessageSystemAttributeNames, which botocore < 1.31.81 refuses "
+    "before sending anything (kombu's requirement, not the fake's)",
+)
 def test_kombu_produces_and_consumes_through_the_server(
     fakesqs: FakeSQS, fakesqs_server: FakeSQSServer
 ) -> None:

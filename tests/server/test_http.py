@@ -14,6 +14,8 @@ from pytest_fakesqs import FakeSQS, FakeSQSServer
 from pytest_fakesqs.protocol import WireRequest
 from pytest_fakesqs.transport.http import action_of
 
+from ..query_era import NONEXISTENT_QUEUE_MESSAGE, system_attribute_names
+
 _JSON = "application/x-amz-json-1.0"
 
 
@@ -52,7 +54,7 @@ def test_the_virtual_clock_is_shared_with_http_clients(
 
     assert "Messages" not in sqs.receive_message(QueueUrl=url)
     fakesqs.advance(31)
-    again = sqs.receive_message(QueueUrl=url, MessageSystemAttributeNames=["All"])
+    again = sqs.receive_message(QueueUrl=url, **system_attribute_names("All"))
 
     assert again["Messages"][0]["Attributes"]["ApproximateReceiveCount"] == "2"
 
@@ -66,7 +68,7 @@ def test_errors_reach_http_clients_as_aws_sends_them(fakesqs_server: FakeSQSServ
 
     error = raised.value.response["Error"]
     assert error["Code"] == "AWS.SimpleQueueService.NonExistentQueue"
-    assert error["Message"] == "The specified queue does not exist."
+    assert error["Message"] == NONEXISTENT_QUEUE_MESSAGE
     assert raised.value.response["ResponseMetadata"]["HTTPStatusCode"] == 400
 
 
