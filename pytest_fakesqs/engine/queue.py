@@ -24,6 +24,7 @@ from .faults import FaultPlan
 from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
 from .message import Event, Message, State
+from .pruning import STALE_SLACK, prune_stale_entries
 from .ready import ReadyQueue, TimedEntry
 from .results import Delivery
 from .settings import MAX_VISIBILITY, QueueKey, QueueSettings
@@ -31,10 +32,6 @@ from .storage import SlotStore
 
 _queue_uids = itertools.count(1)
 _FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
-# A heap is rebuilt once its stale entries outnumber its live ones by this much (checked every
-# this many removals): amortised O(1) per operation, and a deleted message is not kept alive by
-# entries nobody would pop until its visibility timeout or retention period ran out.
-STALE_SLACK = 1024
 
 
 class Queue:
@@ -65,8 +62,7 @@ class Queue:
         self.pruned = 0  # heap rebuilds that dropped stale entries
         # Removals and reschedules leave stale heap entries; every stale_slack-th looks at them.
         self.stale_slack = STALE_SLACK
-        self._removals = 0
-        self._reschedules = 0
+        self._stale_made = 0
         self.deleted = False
         self.last_purge_at: float | None = None
         self.pollers = 0  # long polls waiting on `condition` right now
@@ -150,43 +146,12 @@ class Queue:
         message.record_last(moment, event, detail)
         if self.groups is not None:
             self.groups.settle(message)
-        self._removals += 1
-        if not self._removals % self.stale_slack:
-            self._prune_stale_entries()
+        self._left_stale_entries()
 
-    def _prune_stale_entries(self) -> None:
-        """Drop the stale entries of any heap that is mostly stale (see STALE_SLACK).
-
-        In place, so a caller holding a heap (apply_due's loop) keeps a valid one. The tests
-        are apply_due's and take's, written out: a call per entry would double a rebuild."""
-        slack, gone = self.stale_slack, State.GONE
-        if len(self._in_flight) > 2 * self.in_flight + slack:
-            flying = State.IN_FLIGHT
-            self._rebuild(
-                self._in_flight,
-                [e for e in self._in_flight if e[2] == e[3].generation and e[3].state is flying],
-            )
-        if len(self._delayed) > 2 * self.delayed + slack:
-            delayed = State.DELAYED
-            self._rebuild(
-                self._delayed,
-                [e for e in self._delayed if e[2] == e[3].generation and e[3].state is delayed],
-            )
-        if self.groups is None and len(self._ready) > 2 * self.visible + slack:
-            self.work += len(self._ready)
-            self.pruned += 1
-            self._ready.keep(_is_visible)
-        if len(self._expiry) > 2 * len(self.store) + slack:
-            self._rebuild(
-                self._expiry,
-                [e for e in self._expiry if e[2].state is not gone and e[2].enqueued_at == e[0]],
-            )
-
-    def _rebuild(self, heap: list[Any], kept: list[Any]) -> None:
-        self.work += len(heap)
-        self.pruned += 1
-        heap[:] = kept
-        heapq.heapify(heap)
+    def _left_stale_entries(self) -> None:
+        self._stale_made += 1
+        if not self._stale_made % self.stale_slack:
+            prune_stale_entries(self)
 
     # -- operations (caller holds the lock and has called apply_due) --------------------------
 
@@ -417,9 +382,7 @@ class Queue:
         message.generation += 1
         message.visible_at = visible_at
         heapq.heappush(self._in_flight, (visible_at, message.sequence, message.generation, message))
-        self._reschedules += 1
-        if not self._reschedules % self.stale_slack:
-            self._prune_stale_entries()
+        self._left_stale_entries()
 
     def purge(self, now: float) -> list[Message]:
         removed = [m for m in self.store if m.state is not State.GONE]
@@ -442,8 +405,3 @@ class Queue:
 
     def find(self, message_id: str) -> Message | None:
         return self.store.by_id.get(message_id)
-
-
-def _is_visible(entry: TimedEntry) -> bool:
-    """Whether a ready entry still describes its message (take() skips the others)."""
-    return entry[2] == entry[3].generation and entry[3].state is State.VISIBLE

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from pytest_fakesqs.engine import Broker, Clock, Outgoing, Queue, QueueSettings
-from pytest_fakesqs.engine.queue import STALE_SLACK
+from pytest_fakesqs.engine.pruning import STALE_SLACK
 from pytest_fakesqs.engine.storage import COMPACT_MIN_DEAD
 
 

@@ -1,0 +1,64 @@
+"""Dropping a queue's stale heap entries, so deleted messages are not kept alive.
+
+Heaps are cleaned lazily: an entry whose message was deleted, or rescheduled since, stays until it
+comes to the top. Entries that would come to the top only when a visibility timeout or retention
+period runs out (never, on a frozen clock) would keep every deleted message alive, so a heap is
+rebuilt once its stale entries outnumber its live ones by STALE_SLACK: amortised O(1).
+"""
+
+from __future__ import annotations
+
+import heapq
+from typing import TYPE_CHECKING, Any
+
+from .message import State
+from .ready import TimedEntry
+
+if TYPE_CHECKING:
+    from .queue import Queue
+
+# Also how many removals or reschedules pass between two looks at the heaps.
+STALE_SLACK = 1024
+
+
+def prune_stale_entries(queue: Queue) -> None:
+    """Rebuild each heap of `queue` that is mostly stale. Caller holds the queue's lock.
+
+    In place, so a caller holding a heap (apply_due's loop) keeps a valid one. The tests are
+    apply_due's and take's, written out: a call per entry would double a rebuild's cost."""
+    slack = queue.stale_slack
+    in_flight, delayed, gone = State.IN_FLIGHT, State.DELAYED, State.GONE
+    if len(queue._in_flight) > 2 * queue.in_flight + slack:
+        _rebuild(
+            queue,
+            queue._in_flight,
+            [e for e in queue._in_flight if e[2] == e[3].generation and e[3].state is in_flight],
+        )
+    if len(queue._delayed) > 2 * queue.delayed + slack:
+        _rebuild(
+            queue,
+            queue._delayed,
+            [e for e in queue._delayed if e[2] == e[3].generation and e[3].state is delayed],
+        )
+    if queue.groups is None and len(queue._ready) > 2 * queue.visible + slack:
+        queue.work += len(queue._ready)
+        queue.pruned += 1
+        queue._ready.keep(_is_visible)
+    if len(queue._expiry) > 2 * len(queue.store) + slack:
+        _rebuild(
+            queue,
+            queue._expiry,
+            [e for e in queue._expiry if e[2].state is not gone and e[2].enqueued_at == e[0]],
+        )
+
+
+def _rebuild(queue: Queue, heap: list[Any], kept: list[Any]) -> None:
+    queue.work += len(heap)
+    queue.pruned += 1
+    heap[:] = kept
+    heapq.heapify(heap)
+
+
+def _is_visible(entry: TimedEntry) -> bool:
+    """Whether a ready entry still describes its message (take() skips the others)."""
+    return entry[2] == entry[3].generation and entry[3].state is State.VISIBLE
