@@ -39,9 +39,17 @@ class CallLog:
         result: bytes | dict[str, Any] | None = record.result
         if result is not None and record.result_json is not None:
             result = record.result_json
-        stored = (record.action, record.protocol, record.at, params, result, record.error)
+        stored = (
+            record.action,
+            record.protocol,
+            record.at,
+            params,
+            result,
+            record.error,
+            record.injected,
+        )
         with self._lock:
-            self._records.append((*stored, record.injected))
+            self._records.append(stored)
 
     def calls(self, action: str | None = None) -> list[Call]:
         if action is not None and action not in self._service.actions:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 
@@ -47,7 +48,12 @@ Story = tuple[float, tuple[_StoredEntry, ...]]
 def story_timeline(story: Story) -> list[HistoryEntry]:
     """The full history of a finished message, from its Story."""
     sent_at, log = story
-    return [(sent_at, Event.SENT, ""), *((at, _EVENTS[event], detail) for at, event, detail in log)]
+    return [(sent_at, Event.SENT, ""), *_restored(log)]
+
+
+def _restored(log: Iterable[_StoredEntry]) -> Iterator[HistoryEntry]:
+    """Stored history entries with their events as Event members again."""
+    return ((at, _EVENTS[event], detail) for at, event, detail in log)
 
 
 class Message:
@@ -142,7 +148,7 @@ class Message:
     @property
     def history(self) -> list[HistoryEntry]:
         """Every event after the send, oldest first."""
-        return [(at, _EVENTS[event], detail) for at, event, detail in self._log or ()]
+        return list(_restored(self._log or ()))
 
     def finished_story(self) -> Story | None:
         """The Story of a message that was deleted, so nothing can happen to it any more
@@ -170,7 +176,7 @@ class Message:
 
     def timeline(self) -> list[HistoryEntry]:
         """The full history, including the send that is implied by sent_at."""
-        return story_timeline((self.sent_at, tuple(self._log or ())))
+        return [(self.sent_at, Event.SENT, ""), *_restored(self._log or ())]
 
     def __repr__(self) -> str:
         return (
