@@ -12,7 +12,7 @@ import heapq
 from typing import TYPE_CHECKING, Any
 
 from .message import State
-from .ready import TimedEntry
+from .ready import is_visible_entry
 
 if TYPE_CHECKING:
     from .queue import Queue
@@ -43,7 +43,7 @@ def prune_stale_entries(queue: Queue) -> None:
     if queue.groups is None and len(queue._ready) > 2 * queue.visible + slack:
         queue.work += len(queue._ready)
         queue.pruned += 1
-        queue._ready.keep(_is_visible)
+        queue._ready.keep(is_visible_entry)
     if len(queue._expiry) > 2 * len(queue.store) + slack:
         _rebuild(
             queue,
@@ -57,8 +57,3 @@ def _rebuild(queue: Queue, heap: list[Any], kept: list[Any]) -> None:
     queue.pruned += 1
     heap[:] = kept
     heapq.heapify(heap)
-
-
-def _is_visible(entry: TimedEntry) -> bool:
-    """Whether a ready entry still describes its message (take() skips the others)."""
-    return entry[2] == entry[3].generation and entry[3].state is State.VISIBLE

@@ -23,6 +23,7 @@ from .errors import (
 from .faults import FaultPlan
 from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
+from .injected import enqueue_duplicates, shuffled_window
 from .message import Event, Message, State
 from .pruning import STALE_SLACK, prune_stale_entries
 from .ready import ReadyQueue, TimedEntry
@@ -67,7 +68,7 @@ class Queue:
         self.last_purge_at: float | None = None
         self.pollers = 0  # long polls waiting on `condition` right now
         self.faults: FaultPlan | None = None  # injected misbehaviour, if the fake asked for any
-        self._duplicates = 0
+        self.duplicates = 0  # injected second deliveries so far (their keys count them)
 
     # -- lazy time-based transitions ---------------------------------------------------------
 
@@ -205,7 +206,7 @@ class Queue:
         deliveries: list[Delivery] = []
         moved: list[Message] = []
         if self.groups is None:
-            window = self._shuffled_window(max_messages)
+            window = None if self.faults is None else shuffled_window(self, max_messages)
             ready = self._ready
             while len(deliveries) < max_messages:
                 if window is not None:
@@ -227,15 +228,7 @@ class Queue:
             for entry in window or ():
                 ready.push(entry)
             if self.faults is not None:
-                for delivery in deliveries:
-                    # At most one extra copy per message: copies and duplicated ones are skipped.
-                    message = delivery.message
-                    if (
-                        message.key == message.message_id
-                        and not message.duplicated
-                        and self.faults.duplicate(self.key)
-                    ):
-                        self._enqueue_duplicate(message, now)
+                enqueue_duplicates(self, deliveries, now)
             return deliveries, moved
         while len(deliveries) < max_messages:
             group = self.groups.pop_available()
@@ -252,37 +245,6 @@ class Queue:
                 group.in_flight += 1
             self.groups.settle_group(group)
         return deliveries, moved
-
-    def _shuffled_window(self, max_messages: int) -> list[TimedEntry] | None:
-        """With standard_order="shuffled": up to 10x the batch of available entries, shuffled."""
-        if self.faults is None or self.faults.standard_order != "shuffled":
-            return None
-        window: list[TimedEntry] = []
-        ready = self._ready
-        while ready and len(window) < max_messages * 10:
-            entry = ready.pop()
-            self.work += 1
-            if entry[2] == entry[3].generation and entry[3].state is State.VISIBLE:
-                window.append(entry)
-        self.faults.shuffle(window)  # type: ignore[arg-type]
-        return window
-
-    def _enqueue_duplicate(self, original: Message, now: float) -> None:
-        """At-least-once delivery: a second copy, same MessageId and body, delivered later."""
-        assert self.faults is not None
-        self._duplicates += 1
-        copy = original.copy()
-        copy.key = f"{original.message_id}#duplicate-{self._duplicates}"
-        copy.receive_count = original.receive_count
-        copy.first_received_at = original.first_received_at
-        copy.enqueued_at = original.enqueued_at
-        original.duplicated = True
-        copy.duplicated = True
-        detail = "injected: SQS will deliver this message once more"
-        original.record(now, Event.DUPLICATED, detail)
-        copy.record(now, Event.DUPLICATED, detail)
-        self.enqueue(copy, 0.0, now)
-        self.faults.notify("duplicate_delivery", self.name, original.message_id, detail)
 
     def peek_visible(self) -> Message | None:
         """The message a receive would hand out first, without receiving it (move tasks)."""

@@ -12,9 +12,14 @@ import heapq
 from collections import deque
 from collections.abc import Callable
 
-from .message import Message
+from .message import Message, State
 
 TimedEntry = tuple[float, int, int, Message]  # (moment, sequence, generation, message)
+
+
+def is_visible_entry(entry: TimedEntry) -> bool:
+    """Whether a ready entry still describes its message; receives skip the others."""
+    return entry[2] == entry[3].generation and entry[3].state is State.VISIBLE
 
 
 class ReadyQueue:

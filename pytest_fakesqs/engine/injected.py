@@ -1,0 +1,57 @@
+"""What a queue does differently while the fake injects misbehaviour (FaultPlan): shuffled
+standard-queue order and at-least-once second deliveries. The caller holds the queue's lock."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .message import Event
+from .ready import TimedEntry, is_visible_entry
+from .results import Delivery
+
+if TYPE_CHECKING:
+    from .queue import Queue
+
+
+def shuffled_window(queue: Queue, max_messages: int) -> list[TimedEntry] | None:
+    """With standard_order="shuffled": up to 10x the batch of available entries, shuffled."""
+    faults = queue.faults
+    if faults is None or faults.standard_order != "shuffled":
+        return None
+    window: list[TimedEntry] = []
+    ready = queue._ready
+    while ready and len(window) < max_messages * 10:
+        entry = ready.pop()
+        queue.work += 1
+        if is_visible_entry(entry):
+            window.append(entry)
+    faults.shuffle(window)  # type: ignore[arg-type]
+    return window
+
+
+def enqueue_duplicates(queue: Queue, deliveries: list[Delivery], now: float) -> None:
+    """At-least-once delivery: a second copy of each delivered message the plan picks, same
+    MessageId and body, delivered later. At most one per message: copies are skipped."""
+    faults = queue.faults
+    assert faults is not None
+    for delivery in deliveries:
+        original = delivery.message
+        if (
+            original.key != original.message_id
+            or original.duplicated
+            or not faults.duplicate(queue.key)
+        ):
+            continue
+        queue.duplicates += 1
+        copy = original.copy()
+        copy.key = f"{original.message_id}#duplicate-{queue.duplicates}"
+        copy.receive_count = original.receive_count
+        copy.first_received_at = original.first_received_at
+        copy.enqueued_at = original.enqueued_at
+        original.duplicated = True
+        copy.duplicated = True
+        detail = "injected: SQS will deliver this message once more"
+        original.record(now, Event.DUPLICATED, detail)
+        copy.record(now, Event.DUPLICATED, detail)
+        queue.enqueue(copy, 0.0, now)
+        faults.notify("duplicate_delivery", queue.name, original.message_id, detail)
