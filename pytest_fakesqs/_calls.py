@@ -14,13 +14,12 @@ from .api.errors import SqsError
 from .protocol import WireHandler
 from .protocol.dispatch import CallRecord
 
-# (action, protocol, at, params, result, error, injected). A plain tuple whose params and result
-# are JSON bytes where the call came as JSON: the garbage collector stops scanning it after one
-# pass, while a record per call with its dicts and lists would be scanned for as long as the fake
-# lives (it keeps every call). Query calls keep their structures.
-_Stored = tuple[
-    str, str, float, bytes | dict[str, Any], bytes | dict[str, Any] | None, SqsError | None, bool
-]
+# Each call is stored as _FIELDS consecutive items of one flat list: (action, protocol, at,
+# params, result, error, injected), params and result as JSON bytes where the call came as JSON.
+# Appending plain values allocates nothing the garbage collector tracks, while a record per call
+# (or a tuple per call) is one more object for it to count and scan, for as long as the fake
+# lives: it keeps every call. Query calls keep their structures.
+_FIELDS = 7
 
 
 class CallLog:
@@ -29,7 +28,7 @@ class CallLog:
     def __init__(self, handler: WireHandler, service: SqsService) -> None:
         self._service = service
         self._lock = threading.Lock()
-        self._records: list[_Stored] = []
+        self._records: list[Any] = []  # _FIELDS items per call
         handler.listeners.append(self._heard)
 
     def _heard(self, record: CallRecord) -> None:
@@ -39,17 +38,16 @@ class CallLog:
         result: bytes | dict[str, Any] | None = record.result
         if result is not None and record.result_json is not None:
             result = record.result_json
-        stored = (
-            record.action,
-            record.protocol,
-            record.at,
-            params,
-            result,
-            record.error,
-            record.injected,
-        )
         with self._lock:
-            self._records.append(stored)
+            self._records += (
+                record.action,
+                record.protocol,
+                record.at,
+                params,
+                result,
+                record.error,
+                record.injected,
+            )
 
     def calls(self, action: str | None = None) -> list[Call]:
         if action is not None and action not in self._service.actions:
@@ -57,7 +55,11 @@ class CallLog:
             raise ValueError(f"no SQS action named {action!r}; actions: {known}")
         with self._lock:
             records = list(self._records)
-        return [_call(*r) for r in records if action is None or r[0] == action]
+        return [
+            _call(*records[i : i + _FIELDS])
+            for i in range(0, len(records), _FIELDS)
+            if action is None or records[i] == action
+        ]
 
     def swallowed_errors_report(self, started_at: float) -> str | None:
         """The teardown error text for errors the code under test received, or None.

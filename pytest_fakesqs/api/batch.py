@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ..engine import EngineError, Queue
+from ..engine import EngineError, Outgoing, Queue
 from . import messages, receipts
 from .context import RequestContext
 from .errors import Err, SqsError
@@ -116,7 +116,7 @@ def send_message_batch(
         )
 
     # Validate every entry first, then enqueue the valid ones under one engine lock.
-    checked: list[messages.Prepared | SqsError] = []
+    checked: list[Outgoing | SqsError] = []
     max_size = messages.max_message_size(service, queue)
     for entry in entries:
         try:
@@ -126,22 +126,15 @@ def send_message_batch(
         except SqsError as error:
             checked.append(error)
     sent = iter(
-        service.broker.send_many(
-            queue, [c.outgoing for c in checked if not isinstance(c, SqsError)]
-        )
+        service.broker.send_many(queue, [c for c in checked if not isinstance(c, SqsError)])
     )
     successful: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for entry, outcome in zip(entries, checked, strict=True):
         if isinstance(outcome, SqsError):
             failed.append(_failed(entry["Id"], outcome))
-            continue
-        message = next(sent).message
-        successful.append(
-            messages.send_result(
-                outcome, message.message_id, message.sequence_number, {"Id": entry["Id"]}
-            )
-        )
+        else:
+            successful.append(messages.send_result(outcome, next(sent), {"Id": entry["Id"]}))
     return _answer(successful, failed)
 
 

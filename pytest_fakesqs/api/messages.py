@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Outgoing, Queue
+from ..engine import Message, Outgoing, Queue
 from . import message_attributes as ma
 from .context import RequestContext
 from .errors import Err, SqsError, invalid_parameter, missing_parameter
@@ -19,16 +18,6 @@ if TYPE_CHECKING:
 
 # Alphanumeric and punctuation, 1 to 128: MessageGroupId and MessageDeduplicationId.
 _FIFO_ID = re.compile(r"^[!-~]{1,128}$")
-
-
-@dataclass(slots=True)
-class Prepared:
-    """A validated message ready for the engine, plus what the send response reports."""
-
-    outgoing: Outgoing
-    md5_of_body: str
-    md5_of_attributes: str | None
-    md5_of_system_attributes: str | None
 
 
 def max_message_size(service: SqsService, queue: Queue) -> int:
@@ -45,7 +34,7 @@ def prepare(
     *,
     in_batch: bool,
     max_size: int | None = None,
-) -> Prepared:
+) -> Outgoing:
     """Validate one SendMessage (or batch entry) with AWS's codes and texts.
 
     `max_size` is the queue's `max_message_size`, when a batch has already read it."""
@@ -58,10 +47,7 @@ def prepare(
             raise _too_long(max_size, in_batch)
         only_sender = _sender_only(ctx.access_key or ctx.account_id)
         digest = md5_of_encoded_body(encoded)
-        outgoing = Outgoing(
-            entry["MessageBody"], len(encoded), None, only_sender, body_digest=digest
-        )
-        return Prepared(outgoing, digest, None, None)
+        return Outgoing(entry["MessageBody"], len(encoded), None, only_sender, body_digest=digest)
     body: str = entry["MessageBody"]
     # Most sends carry no attributes: skip their parsing then (this is the hot path).
     attributes = (
@@ -141,23 +127,15 @@ def prepare(
         system["SenderId"] = sender
     else:
         system = _sender_only(sender)
-    body_md5 = md5_of_encoded_body(encoded)
-    return Prepared(
-        Outgoing(
-            body=body,
-            size=size,
-            attributes=attributes or None,
-            system=system,
-            delay=None if delay is None else float(delay),
-            group_id=group_id,
-            dedup_id=dedup_id,
-            body_digest=body_md5,
-        ),
-        body_md5,
-        md5_of_attributes(attributes) if attributes else None,
-        md5_of_attributes({"AWSTraceHeader": ("String", system["AWSTraceHeader"])})
-        if "AWSTraceHeader" in system
-        else None,
+    return Outgoing(
+        body=body,
+        size=size,
+        attributes=attributes or None,
+        system=system,
+        delay=None if delay is None else float(delay),
+        group_id=group_id,
+        dedup_id=dedup_id,
+        body_digest=md5_of_encoded_body(encoded),
     )
 
 
@@ -231,21 +209,24 @@ def _system_attributes(raw: dict[str, Any]) -> dict[str, Any]:
 
 
 def send_result(
-    prepared: Prepared,
-    message_id: str,
-    sequence_number: str | None,
-    result: dict[str, Any] | None = None,
+    outgoing: Outgoing, message: Message, result: dict[str, Any] | None = None
 ) -> dict[str, Any]:
-    """SendMessage's answer, or a batch entry's when `result` starts it with the entry's Id."""
+    """SendMessage's answer, or a batch entry's when `result` starts it with the entry's Id.
+
+    The MD5s are of what was sent; `message` is what it became (a FIFO duplicate: the original).
+    """
     result = {} if result is None else result
-    result["MD5OfMessageBody"] = prepared.md5_of_body
-    result["MessageId"] = message_id
-    if prepared.md5_of_attributes:
-        result["MD5OfMessageAttributes"] = prepared.md5_of_attributes
-    if prepared.md5_of_system_attributes:
-        result["MD5OfMessageSystemAttributes"] = prepared.md5_of_system_attributes
-    if sequence_number is not None:
-        result["SequenceNumber"] = sequence_number
+    result["MD5OfMessageBody"] = outgoing.body_digest
+    result["MessageId"] = message.message_id
+    if outgoing.attributes:
+        result["MD5OfMessageAttributes"] = md5_of_attributes(outgoing.attributes)
+    system = outgoing.system
+    if system is not None and "AWSTraceHeader" in system:
+        result["MD5OfMessageSystemAttributes"] = md5_of_attributes(
+            {"AWSTraceHeader": ("String", system["AWSTraceHeader"])}
+        )
+    if message.sequence_number is not None:
+        result["SequenceNumber"] = message.sequence_number
     return result
 
 
@@ -253,6 +234,5 @@ def send_message(
     service: SqsService, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
-    prepared = prepare(service, queue, params, ctx, in_batch=False)
-    sent = service.broker.send(queue, prepared.outgoing)
-    return send_result(prepared, sent.message.message_id, sent.message.sequence_number)
+    outgoing = prepare(service, queue, params, ctx, in_batch=False)
+    return send_result(outgoing, service.broker.send_many(queue, [outgoing])[0])

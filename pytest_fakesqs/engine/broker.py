@@ -109,44 +109,61 @@ class Broker:
     # -- messages ------------------------------------------------------------------------------
 
     def send(self, queue: Queue, outgoing: Outgoing) -> SendResult:
-        return self.send_many(queue, [outgoing])[0]
+        entered: list[Message] = []
+        message = self._send_all(queue, [outgoing], entered)[0]
+        return SendResult(message, duplicate=not entered)
 
-    def send_many(self, queue: Queue, outgoings: list[Outgoing]) -> list[SendResult]:
-        """Send in order under one lock acquisition (a batch costs one lock, not ten)."""
+    def send_many(self, queue: Queue, outgoings: list[Outgoing]) -> list[Message]:
+        """Send in order under one lock acquisition (a batch costs one lock, not ten).
+
+        Returns each outgoing's message: the one it became, or (a FIFO duplicate) the original.
+        """
+        return self._send_all(queue, outgoings, None)
+
+    def _send_all(
+        self, queue: Queue, outgoings: list[Outgoing], entered: list[Message] | None
+    ) -> list[Message]:
+        """`send_many`, also listing in `entered` the messages that did enter the queue."""
         self.move_tasks.catch_up(self.clock.now())
-        results: list[SendResult] = []
+        results: list[Message] = []
+        duplicate_at: set[int] = set()  # positions whose message was already in the queue
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
             fifo = queue.settings.fifo
+            queue_delay = queue.settings.delay
             for outgoing in outgoings:
-                if outgoing.dedup_id is not None and fifo:
+                if fifo and outgoing.dedup_id is not None:
                     original = queue.find_duplicate(outgoing.group_id, outgoing.dedup_id, now)
                     if original is not None:
-                        results.append(SendResult(original, duplicate=True))
+                        duplicate_at.add(len(results))
+                        results.append(original)
                         continue
                 message = Message(
                     new_message_id(),
                     outgoing.body,
-                    sent_at=now,
-                    size=outgoing.size,
-                    attributes=outgoing.attributes,
-                    system=outgoing.system,
-                    group_id=outgoing.group_id,
-                    dedup_id=outgoing.dedup_id,
+                    now,
+                    outgoing.size,
+                    outgoing.attributes,
+                    outgoing.system,
+                    outgoing.group_id,
+                    outgoing.dedup_id,
                 )
                 message.body_digest = outgoing.body_digest
-                delay = queue.settings.delay if outgoing.delay is None else outgoing.delay
+                delay = queue_delay if outgoing.delay is None else outgoing.delay
                 queue.enqueue(message, delay, now)
-                if outgoing.dedup_id is not None and fifo:
+                if fifo and outgoing.dedup_id is not None:
                     queue.remember_dedup(message, now)
-                results.append(SendResult(message, duplicate=False))
+                results.append(message)
             if queue.pollers:  # waking nobody still costs a Condition round-trip per send
                 queue.condition.notify_all()
-        if self.sent_listeners:
-            entered = [result.message for result in results if not result.duplicate]
-            for listener in self.sent_listeners:
-                listener(queue, entered)
+        fresh = (
+            [m for i, m in enumerate(results) if i not in duplicate_at] if duplicate_at else results
+        )
+        if entered is not None:
+            entered.extend(fresh)
+        for listener in self.sent_listeners:
+            listener(queue, fresh)
         return results
 
     def receive(

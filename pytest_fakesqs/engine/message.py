@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 
@@ -35,25 +35,28 @@ class Event(enum.Enum):
 
 # (moment, event, detail): detail is a short human string, e.g. the receipt handle's tail.
 HistoryEntry = tuple[float, Event, str]
-# Stored with the event's value: a tuple of a float and two strings holds no reference the
-# garbage collector must follow, so it stops scanning the history of every message ever sent.
-_StoredEntry = tuple[float, str, str]
 _EVENTS = {event.value: event for event in Event}
 _DELETED = Event.DELETED.value
-# A message deleted for good, as plain data: (sent_at, its history as stored). Holds no object
-# the garbage collector scans, so a log of every message ever sent can keep it for free.
-Story = tuple[float, tuple[_StoredEntry, ...]]
+# A history is stored flat, in one tuple: (sent_at, moment, event value, detail, moment, ...).
+# Holding only floats and strings, it is one object the garbage collector scans once and then
+# stops tracking, where a list of entries would be several objects, each scanned on every full
+# collection, for every message ever sent. Past this length a history becomes a list instead,
+# so a message changed thousands of times does not copy its history on every change.
+_FLAT_LIMIT = 3 * 16 + 1
+# A message deleted for good, as plain data: its history as stored, sealed as a tuple.
+Story = tuple[Any, ...]
 
 
 def story_timeline(story: Story) -> list[HistoryEntry]:
     """The full history of a finished message, from its Story."""
-    sent_at, log = story
-    return [(sent_at, Event.SENT, ""), *_restored(log)]
+    return [(story[0], Event.SENT, ""), *_restored(story)]
 
 
-def _restored(log: Iterable[_StoredEntry]) -> Iterator[HistoryEntry]:
-    """Stored history entries with their events as Event members again."""
-    return ((at, _EVENTS[event], detail) for at, event, detail in log)
+def _restored(log: Sequence[Any]) -> Iterator[HistoryEntry]:
+    """A stored history's entries after the send, with their events as Event members again."""
+    return (
+        (log[i], _EVENTS[log[i + 1]], log[i + 2]) for i in range(1, len(log) - 2, 3)
+    )
 
 
 class Message:
@@ -90,7 +93,6 @@ class Message:
         self,
         message_id: str,
         body: str,
-        *,
         sent_at: float,
         size: int,
         attributes: Any = None,
@@ -124,26 +126,27 @@ class Message:
         self.sequence = 0  # queue-local arrival order
         self.sequence_number: str | None = None  # FIFO's public SequenceNumber
         self.slot = -1
-        # Created on the first event after "sent"; a tuple once the message is gone, so the
-        # garbage collector stops scanning it (a list is always scanned, a tuple of atoms not).
-        self._log: list[_StoredEntry] | tuple[_StoredEntry, ...] | None = None
+        # The flat history (see _FLAT_LIMIT), created on the first event after "sent".
+        self._log: tuple[Any, ...] | list[Any] | None = None
 
     def record(self, moment: float, event: Event, detail: str = "") -> None:
         log = self._log
-        entry = (moment, event._value_, detail)  # _value_: enum's plain attribute, no descriptor
+        value = event._value_  # enum's plain attribute, no descriptor
         if log is None:
-            self._log = [entry]
-        elif isinstance(log, list):
-            log.append(entry)
+            self._log = (self.sent_at, moment, value, detail)
+        elif type(log) is list:
+            log += (moment, value, detail)
+        elif len(log) < _FLAT_LIMIT:
+            self._log = (*log, moment, value, detail)
         else:
-            self._log = [*log, entry]
+            self._log = [*log, moment, value, detail]
 
     def record_last(self, moment: float, event: Event, detail: str = "") -> None:
         """Record the event that takes the message out of its queue; the history is final
         from here (a move records on the copy), so it is sealed as a tuple."""
-        entry = (moment, event._value_, detail)
-        log = self._log
-        self._log = (entry,) if log is None else (*log, entry)
+        self.record(moment, event, detail)
+        if type(self._log) is list:
+            self._log = tuple(self._log)
 
     @property
     def history(self) -> list[HistoryEntry]:
@@ -154,8 +157,8 @@ class Message:
         """The Story of a message that was deleted, so nothing can happen to it any more
         (a move or a duplicate happens to a live message, and records on its copy)."""
         log = self._log
-        if self.state is State.GONE and isinstance(log, tuple) and log[-1][1] == _DELETED:
-            return (self.sent_at, log)
+        if self.state is State.GONE and type(log) is tuple and log[-2] == _DELETED:
+            return log
         return None
 
     def copy(self) -> Message:
@@ -171,7 +174,8 @@ class Message:
             dedup_id=self.dedup_id,
         )
         copy.body_digest = self.body_digest
-        copy._log = None if self._log is None else list(self._log)
+        log = self._log  # a tuple is shared: nothing changes it in place
+        copy._log = list(log) if type(log) is list else log
         return copy
 
     def timeline(self) -> list[HistoryEntry]:
