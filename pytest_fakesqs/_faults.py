@@ -82,6 +82,8 @@ class FaultInjector:
     # -- hooks ---------------------------------------------------------------------------------
 
     def _intercept(self, decoded: DecodedRequest, ctx: RequestContext) -> SqsError | None:
+        if not self._pending:  # nearly every call: no lock needed to see that nothing is due
+            return None
         with self._lock:
             for pending in self._pending:
                 if pending.action == decoded.action and self._queue_matches(pending, decoded, ctx):
@@ -130,6 +132,8 @@ class FaultInjector:
         record = self._fake.handler.current_call()
         if record is not None:
             record.injected = True
+            if record.extra is None:
+                record.extra = {}
             record.extra.setdefault("faults", []).append(
                 {"fault": kind, "queue": queue, "message_id": message_id, "detail": detail}
             )

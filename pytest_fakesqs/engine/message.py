@@ -54,9 +54,7 @@ def story_timeline(story: Story) -> list[HistoryEntry]:
 
 def _restored(log: Sequence[Any]) -> Iterator[HistoryEntry]:
     """A stored history's entries after the send, with their events as Event members again."""
-    return (
-        (log[i], _EVENTS[log[i + 1]], log[i + 2]) for i in range(1, len(log) - 2, 3)
-    )
+    return ((log[i], _EVENTS[log[i + 1]], log[i + 2]) for i in range(1, len(log) - 2, 3))
 
 
 class Message:

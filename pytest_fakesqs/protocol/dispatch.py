@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,7 +30,7 @@ class CallRecord:
     result: dict[str, Any] | None = None
     error: SqsError | None = None
     injected: bool = False
-    extra: dict[str, Any] = field(default_factory=dict)
+    extra: dict[str, Any] | None = None  # what a listener adds, e.g. the faults it injected
     # The JSON bodies `params` and `result` were read from and written to: a log can keep
     # these bytes and decode them when asked, instead of keeping the structures alive.
     params_json: bytes | None = None
@@ -111,19 +110,15 @@ class WireHandler:
 
     def _serve(self, request: WireRequest, protocol: str) -> WireResponse:
         codec: Any = json10 if protocol == "json" else query
-        encode_error: Any = codec.encode_error
-        if protocol == "json" and self.service.flavor == "ymq":
-            encode_error = json10.encode_ydb_error
-        elif self.service.flavor == "ymq":
-            encode_error = functools.partial(query.encode_error, aws_wording=False)
         ctx = self.context(request, protocol)
         record: CallRecord | None = None
+        local = self._local
         try:
             decoded = codec.decode(request)
             record = CallRecord(
                 decoded.action, decoded.params, protocol, self.service.broker.clock.now()
             )
-            self._local.record = record
+            local.record = record
             if self.authenticate is not None and not request.from_aws_service:
                 self.authenticate(request)
             for interceptor in self.interceptors:
@@ -133,22 +128,29 @@ class WireHandler:
                     raise injected
             result = self.service.call(decoded.action, decoded.params, ctx)
             record.result = result
-            response = codec.encode_result(decoded.action, result)
+            response: WireResponse = codec.encode_result(decoded.action, result)
             if protocol == "json":
                 record.params_json = request.body
                 record.result_json = response.body
         except SqsError as error:
             if record is not None:
                 record.error = error
-            response = encode_error(error)
+            response = self._encode_error(error, protocol)
         except Exception as exc:  # never let a bug escape into the client as a crash
             internal = SqsError(Err.InternalError, f"We encountered an internal error: {exc!r}")
             if record is not None:
                 record.error = internal
-            response = encode_error(internal)
-        self._local.record = None
+            response = self._encode_error(internal, protocol)
+        local.record = None
         if record is not None:
             for listener in self.listeners:
                 listener(record)
-        answer: WireResponse = response
+        return response
+
+    def _encode_error(self, error: SqsError, protocol: str) -> WireResponse:
+        """The error envelope of this protocol, as this flavor words it."""
+        ymq = self.service.flavor == "ymq"
+        if protocol == "json":
+            return json10.encode_ydb_error(error) if ymq else json10.encode_error(error)
+        answer: WireResponse = query.encode_error(error, aws_wording=not ymq)
         return answer
