@@ -33,10 +33,10 @@ def check_entries(service: SqsService, params: dict[str, Any], action: str) -> l
         )
     seen: set[str] = set()
     for entry in entries:
-        if not isinstance(entry, dict):
+        if type(entry) is not dict:
             raise SqsError(Err.InvalidParameterValue, "Batch entries must be structures.")
         entry_id = entry.get("Id")
-        if not isinstance(entry_id, str) or not _valid_entry_id(entry_id):
+        if type(entry_id) is not str or not _valid_entry_id(entry_id):
             raise SqsError(
                 Err.InvalidBatchEntryId,
                 "A batch entry id can only contain alphanumeric characters, hyphens and "
@@ -107,24 +107,26 @@ def send_message_batch(
                 "The queue should either have ContentBasedDeduplication enabled or "
                 "MessageDeduplicationId provided explicitly",
             )
-    total = sum(_entry_size(e) for e in entries)
+    # Validate every entry first, then enqueue the valid ones under one engine lock. The batch's
+    # total size is summed on the way (an entry's checked size is its body's for a plain one).
+    checked: list[Outgoing | SqsError] = []
+    rules = messages.send_rules(service, queue, ctx, in_batch=True)
+    total = 0
+    for entry in entries:
+        try:
+            outgoing = messages.prepare(service, queue, entry, ctx, rules)
+        except SqsError as error:
+            checked.append(error)
+            total += _entry_size(entry)
+            continue
+        checked.append(outgoing)
+        total += outgoing.size if outgoing.attributes is None else _entry_size(entry)
     if total > service.limits.max_batch_bytes:
         raise SqsError(
             Err.BatchRequestTooLong,
             f"Batch requests cannot be longer than {service.limits.max_batch_bytes} bytes. "
             f"You have sent {total} bytes.",
         )
-
-    # Validate every entry first, then enqueue the valid ones under one engine lock.
-    checked: list[Outgoing | SqsError] = []
-    max_size = messages.max_message_size(service, queue)
-    for entry in entries:
-        try:
-            checked.append(
-                messages.prepare(service, queue, entry, ctx, in_batch=True, max_size=max_size)
-            )
-        except SqsError as error:
-            checked.append(error)
     sent = iter(
         service.broker.send_many(queue, [c for c in checked if not isinstance(c, SqsError)])
     )

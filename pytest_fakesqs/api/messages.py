@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Message, Outgoing, Queue
@@ -26,28 +27,41 @@ def max_message_size(service: SqsService, queue: Queue) -> int:
     return configured or service.limits.max_message_size
 
 
-def prepare(
-    service: SqsService,
-    queue: Queue,
-    entry: dict[str, Any],
-    ctx: RequestContext,
-    *,
-    in_batch: bool,
-    max_size: int | None = None,
-) -> Outgoing:
-    """Validate one SendMessage (or batch entry) with AWS's codes and texts.
+@dataclass(slots=True, frozen=True)
+class SendRules:
+    """What every entry of one send request is checked against, read once per request."""
 
-    `max_size` is the queue's `max_message_size`, when a batch has already read it."""
+    max_size: int  # the queue's MaximumMessageSize
+    in_batch: bool  # a few texts differ between SendMessage and SendMessageBatch
+    # The system attributes of an entry with nothing but a body, or None when even such an
+    # entry has rules to pass (a FIFO queue, an X-Ray trace header to attach).
+    plain_system: dict[str, Any] | None
+
+
+def send_rules(
+    service: SqsService, queue: Queue, ctx: RequestContext, *, in_batch: bool
+) -> SendRules:
+    plain = (
+        None
+        if queue.settings.fifo or ctx.trace_header
+        else _sender_only(ctx.access_key or ctx.account_id)
+    )
+    return SendRules(max_message_size(service, queue), in_batch, plain)
+
+
+def prepare(
+    service: SqsService, queue: Queue, entry: dict[str, Any], ctx: RequestContext, rules: SendRules
+) -> Outgoing:
+    """Validate one SendMessage (or batch entry) with AWS's codes and texts."""
     encoded = _checked_body(entry.get("MessageBody"))
-    if max_size is None:
-        max_size = max_message_size(service, queue)
-    if entry.keys() <= _BODY_ONLY and not queue.settings.fifo and not ctx.trace_header:
+    max_size, in_batch = rules.max_size, rules.in_batch
+    if rules.plain_system is not None and entry.keys() <= _BODY_ONLY:
         # Most sends are a body and nothing else: none of the rules below has anything to check.
         if len(encoded) > max_size:
             raise _too_long(max_size, in_batch)
-        only_sender = _sender_only(ctx.access_key or ctx.account_id)
+        body_only: str = entry["MessageBody"]
         digest = md5_of_encoded_body(encoded)
-        return Outgoing(entry["MessageBody"], len(encoded), None, only_sender, body_digest=digest)
+        return Outgoing(body_only, len(encoded), None, rules.plain_system, None, None, None, digest)
     body: str = entry["MessageBody"]
     # Most sends carry no attributes: skip their parsing then (this is the hot path).
     attributes = (
@@ -145,6 +159,8 @@ _BODY_ONLY = frozenset({"Id", "MessageBody", "QueueUrl"})
 
 def _checked_body(body: Any) -> bytes:
     """A MessageBody that passes AWS's rules, encoded as UTF-8."""
+    if type(body) is str and body.isascii() and body.isprintable() and body:
+        return body.encode()  # printable ASCII (space to tilde) is always valid: no regex
     if body is None or body == "":
         raise missing_parameter("MessageBody")
     if not isinstance(body, str):
@@ -234,5 +250,7 @@ def send_message(
     service: SqsService, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
-    outgoing = prepare(service, queue, params, ctx, in_batch=False)
+    outgoing = prepare(
+        service, queue, params, ctx, send_rules(service, queue, ctx, in_batch=False)
+    )
     return send_result(outgoing, service.broker.send_many(queue, [outgoing])[0])
