@@ -37,14 +37,16 @@ class MessageLog:
     def _sent(self, queue: Queue, messages: list[Message]) -> None:
         first, first_queue, name = self._first, self._first_queue, queue.name
         with self._lock:
+            unswept = self._unswept
             for message in messages:
-                if message.message_id not in first:
-                    first[message.message_id] = message
-                    first_queue[message.message_id] = name
-                    self._unswept.append(message.message_id)
+                message_id = message.message_id
+                if message_id not in first:
+                    first[message_id] = message
+                    first_queue[message_id] = name
+                    unswept.append(message_id)
                 else:
-                    self._moves.setdefault(message.message_id, []).append((name, message))
-            if len(self._unswept) >= self._sweep_at:
+                    self._moves.setdefault(message_id, []).append((name, message))
+            if len(unswept) >= self._sweep_at:
                 self._sweep()
 
     def _sweep(self) -> None:

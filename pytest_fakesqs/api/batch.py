@@ -168,12 +168,10 @@ def delete_message_batch(
     entries = check_entries(service, params, "DeleteMessageBatch")
     handles: list[str | SqsError] = []
     for entry in entries:
-        try:
-            handles.append(_handle(entry))
-        except SqsError as error:
-            handles.append(error)
+        handle = entry.get("ReceiptHandle")
+        handles.append(handle if type(handle) is str and handle else _missing_handle())
     # One engine lock for the whole batch; each handle still gets its own outcome.
-    outcomes = iter(service.broker.delete_many(queue, [h for h in handles if isinstance(h, str)]))
+    outcomes = iter(service.broker.delete_many(queue, [h for h in handles if type(h) is str]))
     successful: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for entry, handle in zip(entries, handles, strict=True):
@@ -205,7 +203,9 @@ def change_message_visibility_batch(
 def _handle(entry: dict[str, Any]) -> str:
     handle = entry.get("ReceiptHandle")
     if not isinstance(handle, str) or not handle:
-        raise SqsError(
-            Err.MissingParameter, "The request must contain the parameter ReceiptHandle."
-        )
+        raise _missing_handle()
     return handle
+
+
+def _missing_handle() -> SqsError:
+    return SqsError(Err.MissingParameter, "The request must contain the parameter ReceiptHandle.")

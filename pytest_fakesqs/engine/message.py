@@ -142,9 +142,11 @@ class Message:
     def record_last(self, moment: float, event: Event, detail: str = "") -> None:
         """Record the event that takes the message out of its queue; the history is final
         from here (a move records on the copy), so it is sealed as a tuple."""
-        self.record(moment, event, detail)
-        if type(self._log) is list:
-            self._log = tuple(self._log)
+        log = self._log
+        if log is None:
+            self._log = (self.sent_at, moment, event._value_, detail)
+        else:
+            self._log = (*log, moment, event._value_, detail)
 
     @property
     def history(self) -> list[HistoryEntry]:

@@ -147,7 +147,9 @@ class Queue:
         message.record_last(moment, event, detail)
         if self.groups is not None:
             self.groups.settle(message)
-        self._left_stale_entries()
+        self._stale_made += 1  # _left_stale_entries, written out: every message ends here
+        if not self._stale_made % self.stale_slack:
+            prune_stale_entries(self)
 
     def _left_stale_entries(self) -> None:
         self._stale_made += 1
@@ -157,30 +159,30 @@ class Queue:
     # -- operations (caller holds the lock and has called apply_due) --------------------------
 
     def enqueue(self, message: Message, delay: float, now: float) -> None:
-        message.sequence = next(self._sequence)
-        if self.settings.fifo:
-            message.sequence_number = str(_FIRST_SEQUENCE_NUMBER + message.sequence)
+        message.sequence = sequence = next(self._sequence)
+        groups = self.groups  # set exactly for FIFO queues
+        if groups is not None:
+            message.sequence_number = str(_FIRST_SEQUENCE_NUMBER + sequence)
         self.store.add(message)
         self.bytes += message.size
-        heapq.heappush(self._expiry, (message.enqueued_at, message.sequence, message))
+        heapq.heappush(self._expiry, (message.enqueued_at, sequence, message))
         if delay > 0:
             message.state = State.DELAYED
             message.visible_at = now + delay
             self.delayed += 1
             heapq.heappush(
-                self._delayed,
-                (message.visible_at, message.sequence, message.generation, message),
+                self._delayed, (message.visible_at, sequence, message.generation, message)
             )
-            if self.groups is not None:
-                self.groups.add(message)
+            if groups is not None:
+                groups.add(message)
         else:
             message.state = State.VISIBLE
             message.visible_at = now
             self.visible += 1
-            if self.groups is not None:
-                self.groups.add(message)
+            if groups is not None:
+                groups.add(message)
             else:
-                self._ready.push((now, message.sequence, message.generation, message))
+                self._ready.push((now, sequence, message.generation, message))
 
     def find_duplicate(self, group_id: str | None, dedup_id: str, now: float) -> Message | None:
         scope = group_id if self.settings.dedup_scope == "messageGroup" else None
@@ -214,9 +216,10 @@ class Queue:
                         break
                     _, _, generation, message = window.pop()
                 else:
-                    if not ready:
+                    try:
+                        _, _, generation, message = ready.pop()
+                    except IndexError:  # empty: cheaper to learn here than to ask first
                         break
-                    _, _, generation, message = ready.pop()
                     self.work += 1
                 if generation != message.generation or message.state is not State.VISIBLE:
                     continue

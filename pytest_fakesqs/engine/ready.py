@@ -39,6 +39,7 @@ class ReadyQueue:
         in_order.append(entry)
 
     def pop(self) -> TimedEntry:
+        """The first entry; IndexError when there is none (as a deque or list says it)."""
         # (moment, sequence, generation) is unique, so comparing entries never reaches Message.
         in_order, heap = self._in_order, self._heap
         if heap and (not in_order or heap[0] < in_order[0]):
