@@ -250,7 +250,5 @@ def send_message(
     service: SqsService, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
-    outgoing = prepare(
-        service, queue, params, ctx, send_rules(service, queue, ctx, in_batch=False)
-    )
+    outgoing = prepare(service, queue, params, ctx, send_rules(service, queue, ctx, in_batch=False))
     return send_result(outgoing, service.broker.send_many(queue, [outgoing])[0])

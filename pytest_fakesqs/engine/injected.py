@@ -5,26 +5,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .message import Event
-from .ready import TimedEntry, is_visible_entry
+from .message import Event, Message, State
 from .results import Delivery
 
 if TYPE_CHECKING:
     from .queue import Queue
 
 
-def shuffled_window(queue: Queue, max_messages: int) -> list[TimedEntry] | None:
+def shuffled_window(queue: Queue, max_messages: int) -> list[Message] | None:
     """With standard_order="shuffled": up to 10x the batch of available entries, shuffled."""
     faults = queue.faults
     if faults is None or faults.standard_order != "shuffled":
         return None
-    window: list[TimedEntry] = []
+    window: list[Message] = []
     ready = queue._ready
     while ready and len(window) < max_messages * 10:
-        entry = ready.pop()
+        message = ready.pop()
         queue.work += 1
-        if is_visible_entry(entry):
-            window.append(entry)
+        if message.state is State.VISIBLE:
+            window.append(message)
     faults.shuffle(window)  # type: ignore[arg-type]
     return window
 

@@ -12,7 +12,6 @@ import heapq
 from typing import TYPE_CHECKING, Any
 
 from .message import State
-from .ready import is_visible_entry
 
 if TYPE_CHECKING:
     from .queue import Queue
@@ -27,7 +26,7 @@ def prune_stale_entries(queue: Queue) -> None:
     In place, so a caller holding a heap (apply_due's loop) keeps a valid one. The tests are
     apply_due's and take's, written out: a call per entry would double a rebuild's cost."""
     slack = queue.stale_slack
-    in_flight, delayed, gone = State.IN_FLIGHT, State.DELAYED, State.GONE
+    in_flight, delayed, visible, gone = State.IN_FLIGHT, State.DELAYED, State.VISIBLE, State.GONE
     if len(queue._in_flight) > 2 * queue.in_flight + slack:
         _rebuild(
             queue,
@@ -43,13 +42,11 @@ def prune_stale_entries(queue: Queue) -> None:
     if queue.groups is None and len(queue._ready) > 2 * queue.visible + slack:
         queue.work += len(queue._ready)
         queue.pruned += 1
-        queue._ready.keep(is_visible_entry)
+        queue._ready.keep(lambda message: message.state is visible)
     if len(queue._expiry) > 2 * len(queue.store) + slack:
-        _rebuild(
-            queue,
-            queue._expiry,
-            [e for e in queue._expiry if e[2].state is not gone and e[2].enqueued_at == e[0]],
-        )
+        queue.work += len(queue._expiry)
+        queue.pruned += 1
+        queue._expiry.keep(lambda message: message.state is not gone)
 
 
 def _rebuild(queue: Queue, heap: list[Any], kept: list[Any]) -> None:

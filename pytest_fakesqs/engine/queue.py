@@ -25,8 +25,8 @@ from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
 from .injected import enqueue_duplicates, shuffled_window
 from .message import Event, Message, State
+from .order import MessageOrder, TimedEntry
 from .pruning import STALE_SLACK, prune_stale_entries
-from .ready import ReadyQueue, TimedEntry
 from .results import Delivery
 from .settings import MAX_VISIBILITY, QueueKey, QueueSettings
 from .storage import SlotStore
@@ -48,10 +48,10 @@ class Queue:
         self.condition = threading.Condition(self.lock)
         self.store = SlotStore()
         self.groups = GroupIndex() if settings.fifo else None
-        self._ready = ReadyQueue()  # standard queues: (visible_at, sequence, ...)
+        self._ready = MessageOrder("visible_at")  # standard queues' visible messages
         self._delayed: list[TimedEntry] = []
         self._in_flight: list[TimedEntry] = []
-        self._expiry: list[tuple[float, int, Message]] = []  # (enqueued_at, sequence, message)
+        self._expiry = MessageOrder("enqueued_at")  # every live message, oldest first
         self.dedup = DedupWindow()  # FIFO MessageDeduplicationId
         self._sequence = itertools.count(1)
         self.attempts = ReceiveAttempts()  # FIFO ReceiveRequestAttemptId
@@ -88,11 +88,13 @@ class Queue:
                 self._leave_flight(message)
                 self._make_visible(message, Event.VISIBLE_AGAIN, message.visible_at)
         retention = self.settings.retention
-        while expiry and expiry[0][0] + retention <= now:
-            enqueued_at, _, message = heapq.heappop(expiry)
+        oldest = expiry.first_moment()
+        while oldest is not None and oldest + retention <= now:
+            message = expiry.pop()
             self.work += 1
-            if message.state is not State.GONE and message.enqueued_at == enqueued_at:
-                self._remove(message, Event.EXPIRED, enqueued_at + retention)
+            if message.state is not State.GONE:
+                self._remove(message, Event.EXPIRED, oldest + retention)
+            oldest = expiry.first_moment()
         self.dedup.expire(now)
         self.attempts.expire(now)
 
@@ -104,8 +106,9 @@ class Queue:
     def next_change_at(self) -> float | None:
         """Like next_event_at, but also counting retention expiry."""
         moments = [h[0][0] for h in (self._delayed, self._in_flight) if h]
-        if self._expiry:
-            moments.append(self._expiry[0][0] + self.settings.retention)
+        oldest = self._expiry.first_moment()
+        if oldest is not None:
+            moments.append(oldest + self.settings.retention)
         return min(moments) if moments else None
 
     # -- state changes -------------------------------------------------------------------------
@@ -119,7 +122,7 @@ class Queue:
         if self.groups is not None:
             self.groups.settle(message)
         else:
-            self._ready.push((moment, message.sequence, message.generation, message))
+            self._ready.push(message)
 
     def _leave_flight(self, message: Message) -> None:
         self.in_flight -= 1
@@ -165,7 +168,7 @@ class Queue:
             message.sequence_number = str(_FIRST_SEQUENCE_NUMBER + sequence)
         self.store.add(message)
         self.bytes += message.size
-        heapq.heappush(self._expiry, (message.enqueued_at, sequence, message))
+        self._expiry.push(message)
         if delay > 0:
             message.state = State.DELAYED
             message.visible_at = now + delay
@@ -182,7 +185,7 @@ class Queue:
             if groups is not None:
                 groups.add(message)
             else:
-                self._ready.push((now, sequence, message.generation, message))
+                self._ready.push(message)
 
     def find_duplicate(self, group_id: str | None, dedup_id: str, now: float) -> Message | None:
         scope = group_id if self.settings.dedup_scope == "messageGroup" else None
@@ -214,22 +217,22 @@ class Queue:
                 if window is not None:
                     if not window:
                         break
-                    _, _, generation, message = window.pop()
+                    message = window.pop()
                 else:
                     try:
-                        _, _, generation, message = ready.pop()
+                        message = ready.pop()
                     except IndexError:  # empty: cheaper to learn here than to ask first
                         break
                     self.work += 1
-                if generation != message.generation or message.state is not State.VISIBLE:
+                if message.state is not State.VISIBLE:  # deleted or expired since
                     continue
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
                     self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
-            for entry in window or ():
-                ready.push(entry)
+            for message in window or ():
+                ready.push(message)
             if self.faults is not None:
                 enqueue_duplicates(self, deliveries, now)
             return deliveries, moved
@@ -254,11 +257,11 @@ class Queue:
         if self.groups is None:
             ready = self._ready
             while ready:
-                _, _, generation, message = ready.peek()
+                message = ready.peek()
                 self.work += 1
-                if generation == message.generation and message.state is State.VISIBLE:
+                if message.state is State.VISIBLE:
                     return message
-                ready.pop()  # a stale entry: drop it, as take() would
+                ready.pop()  # deleted or expired since: drop it, as take() would
             return None
         group = self.groups.peek_available()  # peeking keeps the group's turn
         return None if group is None else group.head()

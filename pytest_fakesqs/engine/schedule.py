@@ -5,7 +5,6 @@ Reads the queue's heaps directly; the caller holds the queue's lock.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -24,27 +23,26 @@ def due_by(queue: Queue, moment: float) -> list[Message]:
         for _, _, generation, message in _heap_prefix(heap, lambda e: e[0] <= moment):
             if generation == message.generation:
                 due.append(message)
-    retention = queue.settings.retention
-    for enqueued_at, _, message in _heap_prefix(
-        queue._expiry, lambda e: e[0] + retention <= moment
-    ):
-        if message.state is not State.GONE and message.enqueued_at == enqueued_at:
-            due.append(message)
+    due.extend(
+        message
+        for message in queue._expiry.due(moment - queue.settings.retention)
+        if message.state is not State.GONE
+    )
     return due
 
 
 def oldest_enqueued_at(queue: Queue) -> float | None:
     """When the oldest live message entered the queue; amortised O(1).
 
-    Stale retention-heap entries (messages already gone) found on top are dropped for good,
-    as `apply_due` would drop them later.
+    Messages already gone found first in the retention order are dropped for good, as
+    `apply_due` would drop them later.
     """
     expiry = queue._expiry
     while expiry:
-        enqueued_at, _, message = expiry[0]
-        if message.state is not State.GONE and message.enqueued_at == enqueued_at:
-            return enqueued_at
-        heapq.heappop(expiry)
+        message = expiry.peek()
+        if message.state is not State.GONE:
+            return message.enqueued_at
+        expiry.pop()
         queue.work += 1
     return None
 

@@ -1,0 +1,102 @@
+"""Messages in (moment, sequence) order, smallest first: a standard queue's receive order
+(moment: `visible_at`) and every queue's retention order (moment: `enqueued_at`).
+
+Most messages arrive in that order already (sent now, with the next sequence number), so they go
+to a deque as they are: O(1) in and out however deep the queue, and no entry object per message
+for the garbage collector to count. Only a message that arrives out of order (a redelivery, a
+dead-lettered message that keeps its enqueue time) pays a heap's O(log n) and an entry.
+A pop takes the smaller of the two fronts, so the order is exactly a single heap's.
+
+A message's moment must not change while it is in the order. One that leaves it some other way
+(deleted, expired) stays until it comes to the front, and the reader skips it; `keep` drops such
+messages all at once.
+"""
+
+from __future__ import annotations
+
+import heapq
+import operator
+from collections import deque
+from collections.abc import Callable, Iterator
+
+from .message import Message
+
+TimedEntry = tuple[float, int, int, Message]  # (moment, sequence, generation, message)
+_HeapEntry = tuple[float, int, Message]  # (moment, sequence, message); the pair is unique
+
+
+class MessageOrder:
+    __slots__ = ("_heap", "_in_order", "_moment")
+
+    def __init__(self, moment: str) -> None:
+        self._moment: Callable[[Message], float] = operator.attrgetter(moment)
+        self._in_order: deque[Message] = deque()
+        self._heap: list[_HeapEntry] = []
+
+    def push(self, message: Message) -> None:
+        in_order = self._in_order
+        if in_order:
+            last = in_order[-1]
+            moment, last_moment = self._moment(message), self._moment(last)
+            if moment < last_moment or (moment == last_moment and message.sequence < last.sequence):
+                heapq.heappush(self._heap, (moment, message.sequence, message))
+                return
+        in_order.append(message)
+
+    def _heap_is_first(self) -> bool:
+        heap, in_order = self._heap, self._in_order
+        if not heap:
+            return False
+        if not in_order:
+            return True
+        first = in_order[0]
+        moment, top = self._moment(first), heap[0]
+        return top[0] < moment or (top[0] == moment and top[1] < first.sequence)
+
+    def pop(self) -> Message:
+        """The first message; IndexError when there is none (as a deque or list says it)."""
+        if self._heap and self._heap_is_first():
+            return heapq.heappop(self._heap)[2]
+        return self._in_order.popleft()
+
+    def peek(self) -> Message:
+        """The first message, left in place; IndexError when there is none."""
+        if self._heap and self._heap_is_first():
+            return self._heap[0][2]
+        return self._in_order[0]
+
+    def first_moment(self) -> float | None:
+        """The moment of the first message, or None when the order is empty."""
+        if self._heap and self._heap_is_first():
+            return self._heap[0][0]
+        return self._moment(self._in_order[0]) if self._in_order else None
+
+    def due(self, limit: float) -> Iterator[Message]:
+        """Every message whose moment is at or before `limit`; costs what it yields, not the
+        depth (the deque's due messages are a prefix, a heap's a subtree at its root)."""
+        for message in self._in_order:
+            if self._moment(message) > limit:
+                break
+            yield message
+        heap, pending = self._heap, [0]
+        while pending:
+            index = pending.pop()
+            if index < len(heap) and heap[index][0] <= limit:
+                yield heap[index][2]
+                pending.extend((2 * index + 1, 2 * index + 2))
+
+    def keep(self, is_live: Callable[[Message], bool]) -> None:
+        """Drop every message `is_live` refuses; the order of the rest is unchanged."""
+        self._in_order = deque(m for m in self._in_order if is_live(m))
+        self._heap = [e for e in self._heap if is_live(e[2])]
+        heapq.heapify(self._heap)
+
+    def clear(self) -> None:
+        self._in_order.clear()
+        self._heap.clear()
+
+    def __len__(self) -> int:
+        return len(self._in_order) + len(self._heap)
+
+    def __bool__(self) -> bool:
+        return bool(self._in_order) or bool(self._heap)
