@@ -24,7 +24,7 @@ from .faults import FaultPlan
 from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
 from .injected import enqueue_duplicates, shuffled_window
-from .message import Event, Message, State
+from .message import DELAYED, GONE, IN_FLIGHT, VISIBLE, Event, Message
 from .order import MessageOrder, TimedEntry
 from .pruning import STALE_SLACK, prune_stale_entries
 from .results import Delivery
@@ -32,6 +32,15 @@ from .settings import MAX_VISIBILITY, QueueKey, QueueSettings
 from .storage import SlotStore
 
 _queue_uids = itertools.count(1)
+# Events as module-level names: see message.VISIBLE for why.
+_DELAY_ENDED = Event.DELAY_ENDED
+_DELETED = Event.DELETED
+_EXPIRED = Event.EXPIRED
+_MOVED_TO_DLQ = Event.MOVED_TO_DLQ
+_PURGED = Event.PURGED
+_RECEIVED = Event.RECEIVED
+_VISIBILITY_CHANGED = Event.VISIBILITY_CHANGED
+_VISIBLE_AGAIN = Event.VISIBLE_AGAIN
 _FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
 
 
@@ -78,22 +87,22 @@ class Queue:
         while delayed and delayed[0][0] <= now:
             _, _, generation, message = heapq.heappop(delayed)
             self.work += 1
-            if generation == message.generation and message.state is State.DELAYED:
+            if generation == message.generation and message.state is DELAYED:
                 self.delayed -= 1
-                self._make_visible(message, Event.DELAY_ENDED, message.visible_at)
+                self._make_visible(message, _DELAY_ENDED, message.visible_at)
         while in_flight and in_flight[0][0] <= now:
             _, _, generation, message = heapq.heappop(in_flight)
             self.work += 1
-            if generation == message.generation and message.state is State.IN_FLIGHT:
+            if generation == message.generation and message.state is IN_FLIGHT:
                 self._leave_flight(message)
-                self._make_visible(message, Event.VISIBLE_AGAIN, message.visible_at)
+                self._make_visible(message, _VISIBLE_AGAIN, message.visible_at)
         retention = self.settings.retention
         oldest = expiry.first_moment()
         while oldest is not None and oldest + retention <= now:
             message = expiry.pop()
             self.work += 1
-            if message.state is not State.GONE:
-                self._remove(message, Event.EXPIRED, oldest + retention)
+            if message.state is not GONE:
+                self._remove(message, _EXPIRED, oldest + retention)
             oldest = expiry.first_moment()
         self.dedup.expire(now)
         self.attempts.expire(now)
@@ -114,7 +123,7 @@ class Queue:
     # -- state changes -------------------------------------------------------------------------
 
     def _make_visible(self, message: Message, event: Event, moment: float) -> None:
-        message.state = State.VISIBLE
+        message.state = VISIBLE
         message.generation += 1
         message.visible_at = moment
         self.visible += 1
@@ -136,14 +145,14 @@ class Queue:
 
     def _remove(self, message: Message, event: Event, moment: float, detail: str = "") -> None:
         state = message.state
-        if state is State.VISIBLE:
+        if state is VISIBLE:
             self.visible -= 1
-        elif state is State.DELAYED:
+        elif state is DELAYED:
             self.delayed -= 1
-        elif state is State.IN_FLIGHT:
+        elif state is IN_FLIGHT:
             self._leave_flight(message)
         self.store.remove(message)
-        message.state = State.GONE
+        message.state = GONE
         message.generation += 1
         message.receipt_handle = None
         self.bytes -= message.size
@@ -170,7 +179,7 @@ class Queue:
         self.bytes += message.size
         self._expiry.push(message)
         if delay > 0:
-            message.state = State.DELAYED
+            message.state = DELAYED
             message.visible_at = now + delay
             self.delayed += 1
             heapq.heappush(
@@ -179,7 +188,7 @@ class Queue:
             if groups is not None:
                 groups.add(message)
         else:
-            message.state = State.VISIBLE
+            message.state = VISIBLE
             message.visible_at = now
             self.visible += 1
             if groups is not None:
@@ -224,10 +233,10 @@ class Queue:
                     except IndexError:  # empty: cheaper to learn here than to ask first
                         break
                     self.work += 1
-                if message.state is not State.VISIBLE:  # deleted or expired since
+                if message.state is not VISIBLE:  # deleted or expired since
                     continue
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
-                    self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
+                    self._remove(message, _MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
@@ -244,7 +253,7 @@ class Queue:
             for message in group.receivable(room):
                 self.work += 1
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
-                    self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
+                    self._remove(message, _MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
@@ -259,7 +268,7 @@ class Queue:
             while ready:
                 message = ready.peek()
                 self.work += 1
-                if message.state is State.VISIBLE:
+                if message.state is VISIBLE:
                     return message
                 ready.pop()  # deleted or expired since: drop it, as take() would
             return None
@@ -282,13 +291,13 @@ class Queue:
             message = delivery.message
             self.work += 1
             self._reschedule(message, now + visibility_timeout)
-            message.record(now, Event.RECEIVED, f"replayed handle …{delivery.receipt_handle[-8:]}")
+            message.record(now, _RECEIVED, f"replayed handle …{delivery.receipt_handle[-8:]}")
             attempt.generations[index] = message.generation
         return list(attempt.deliveries)
 
     def _deliver(self, message: Message, visibility_timeout: float, now: float) -> Delivery:
         handle = new_handle(self.uid, message.key)
-        message.state = State.IN_FLIGHT
+        message.state = IN_FLIGHT
         message.generation += 1
         message.receive_count += 1
         if message.first_received_at is None:
@@ -303,7 +312,7 @@ class Queue:
         heapq.heappush(
             self._in_flight, (message.visible_at, message.sequence, message.generation, message)
         )
-        message.record(now, Event.RECEIVED, f"#{message.receive_count} handle …{handle[-8:]}")
+        message.record(now, _RECEIVED, f"#{message.receive_count} handle …{handle[-8:]}")
         return Delivery(message, handle, message.receive_count, message.first_received_at)
 
     def lookup_in_flight(self, handle: str) -> Message:
@@ -321,7 +330,7 @@ class Queue:
             message = self._expired_but_latest(handle)
         if message is None:
             message = self.lookup_in_flight(handle)  # raises the precise error
-        self._remove(message, Event.DELETED, now)
+        self._remove(message, _DELETED, now)
         return message
 
     def _expired_but_latest(self, handle: str) -> Message | None:
@@ -337,10 +346,10 @@ class Queue:
         message = self.lookup_in_flight(handle)
         if now + timeout - message.received_at > MAX_VISIBILITY:
             raise VisibilityLimitExceeded(handle)
-        message.record(now, Event.VISIBILITY_CHANGED, f"{timeout:g}s")
+        message.record(now, _VISIBILITY_CHANGED, f"{timeout:g}s")
         if timeout <= 0:
             self._leave_flight(message)
-            self._make_visible(message, Event.VISIBLE_AGAIN, now)
+            self._make_visible(message, _VISIBLE_AGAIN, now)
             return message
         self._reschedule(message, now + timeout)
         return message
@@ -353,9 +362,9 @@ class Queue:
         self._left_stale_entries()
 
     def purge(self, now: float) -> list[Message]:
-        removed = [m for m in self.store if m.state is not State.GONE]
+        removed = [m for m in self.store if m.state is not GONE]
         for message in removed:
-            self._remove(message, Event.PURGED, now)
+            self._remove(message, _PURGED, now)
         self._ready.clear()
         self._delayed.clear()
         self._in_flight.clear()
