@@ -8,8 +8,8 @@ from ._records import PRIVATE, HistoryEvent, moment
 from ._text import abridge, offset, short_id
 from .engine import Broker, Event, Message, Queue, State, Story, story_timeline
 
-# Finished messages are turned into plain Stories in sweeps, each when this many (or twice as
-# many as the last sweep left unfinished) messages arrived since: amortised O(1) per message.
+# Finished messages are turned into plain Stories in sweeps, each once this many new messages
+# arrived (or as many as the last sweep left unfinished, if more): amortised O(1) per message.
 SWEEP_EVERY = 4096
 
 
@@ -29,7 +29,7 @@ class MessageLog:
         self._first: dict[str, Message | Story] = {}
         self._first_queue: dict[str, str] = {}
         self._moves: dict[str, list[tuple[str, Message]]] = {}
-        self._unswept: list[str] = []  # ids whose first copy is still a Message
+        self._unswept: list[Message] = []  # first copies not yet turned into Stories
         self._sweep_at = SWEEP_EVERY
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
@@ -43,7 +43,7 @@ class MessageLog:
                 if message_id not in first:
                     first[message_id] = message
                     first_queue[message_id] = name
-                    unswept.append(message_id)
+                    unswept.append(message)
                 else:
                     self._moves.setdefault(message_id, []).append((name, message))
             if len(unswept) >= self._sweep_at:
@@ -51,17 +51,18 @@ class MessageLog:
 
     def _sweep(self) -> None:
         """Replace each message deleted for good by its Story. Caller holds the lock."""
-        unfinished: list[str] = []
-        for message_id in self._unswept:
-            message = self._first[message_id]
-            assert isinstance(message, Message)
-            story = None if message_id in self._moves else message.finished_story()
+        unfinished: list[Message] = []
+        first, moves = self._first, self._moves
+        for message in self._unswept:
+            story = None if message.message_id in moves else message.finished_story()
             if story is None:
-                unfinished.append(message_id)
+                unfinished.append(message)
             else:
-                self._first[message_id] = story
+                first[message.message_id] = story
         self._unswept = unfinished
-        self._sweep_at = max(SWEEP_EVERY, 2 * len(unfinished))
+        # The next sweep waits for at least as many new messages as are still unfinished, so
+        # each message is looked at a bounded number of times however long it lives.
+        self._sweep_at = len(unfinished) + max(SWEEP_EVERY, len(unfinished))
 
     def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
         self._sent(target, [message])
