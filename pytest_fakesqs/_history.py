@@ -8,10 +8,6 @@ from ._records import PRIVATE, HistoryEvent, moment
 from ._text import abridge, offset, short_id
 from .engine import Broker, Event, Message, Queue, State, Story, story_timeline
 
-# Finished messages are turned into plain Stories in sweeps, each once this many new messages
-# arrived (or as many as the last sweep left unfinished, if more): amortised O(1) per message.
-SWEEP_EVERY = 4096
-
 
 class MessageLog:
     """Remembers every message sent while the fake is active, and each copy a move made.
@@ -29,40 +25,32 @@ class MessageLog:
         self._first: dict[str, Message | Story] = {}
         self._first_queue: dict[str, str] = {}
         self._moves: dict[str, list[tuple[str, Message]]] = {}
-        self._unswept: list[Message] = []  # first copies not yet turned into Stories
-        self._sweep_at = SWEEP_EVERY
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
+        broker.deleted_listeners.append(self._deleted)
 
     def _sent(self, queue: Queue, messages: list[Message]) -> None:
         first, first_queue, name = self._first, self._first_queue, queue.name
         with self._lock:
-            unswept = self._unswept
             for message in messages:
                 message_id = message.message_id
                 if message_id not in first:
                     first[message_id] = message
                     first_queue[message_id] = name
-                    unswept.append(message)
                 else:
                     self._moves.setdefault(message_id, []).append((name, message))
-            if len(unswept) >= self._sweep_at:
-                self._sweep()
 
-    def _sweep(self) -> None:
-        """Replace each message deleted for good by its Story. Caller holds the lock."""
-        unfinished: list[Message] = []
-        first, moves = self._first, self._moves
-        for message in self._unswept:
-            story = None if message.message_id in moves else message.finished_story()
-            if story is None:
-                unfinished.append(message)
-            else:
-                first[message.message_id] = story
-        self._unswept = unfinished
-        # The next sweep waits for at least as many new messages as are still unfinished, so
-        # each message is looked at a bounded number of times however long it lives.
-        self._sweep_at = len(unfinished) + max(SWEEP_EVERY, len(unfinished))
+    def _deleted(self, messages: list[Message]) -> None:
+        """A message deleted for good is kept as its Story from now on (one that was moved
+        keeps its copies: its first one is not the one deleted)."""
+        first = self._first
+        with self._lock:
+            for message in messages:
+                message_id = message.message_id
+                if first.get(message_id) is message:
+                    story = message.finished_story()
+                    if story is not None:
+                        first[message_id] = story
 
     def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
         self._sent(target, [message])

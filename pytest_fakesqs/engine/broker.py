@@ -25,6 +25,7 @@ from .settings import QueueKey, QueueSettings
 
 DeadLetterListener = Callable[[Queue, Queue, Message], None]
 SentListener = Callable[[Queue, list[Message]], None]  # one call per send or batch
+DeletedListener = Callable[[list[Message]], None]  # one call per delete or batch
 
 
 @dataclass(slots=True)
@@ -54,6 +55,8 @@ class Broker:
         self.sent_listeners: list[SentListener] = []
         # Told of every copy a move makes (dead-lettered or redriven), after it arrived.
         self.moved_listeners: list[DeadLetterListener] = []
+        # Told of the messages a delete or batch deleted by receipt handle, after the fact.
+        self.deleted_listeners: list[DeletedListener] = []
         self.faults: FaultPlan | None = None
         self.move_tasks = MoveTaskRunner(self)
 
@@ -287,20 +290,29 @@ class Broker:
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
-            return queue.delete(handle, now, in_flight_only=in_flight_only)
+            message = queue.delete(handle, now, in_flight_only=in_flight_only)
+        for listener in self.deleted_listeners:
+            listener([message])
+        return message
 
     def delete_many(self, queue: Queue, handles: list[str]) -> list[Message | EngineError]:
         """Delete in order under one lock; each handle's outcome is its message or its error."""
         self.move_tasks.catch_up(self.clock.now())
         outcomes: list[Message | EngineError] = []
+        deleted: list[Message] = []
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
             for handle in handles:
                 try:
-                    outcomes.append(queue.delete(handle, now))
+                    message = queue.delete(handle, now)
                 except (MalformedReceiptHandle, StaleReceiptHandle) as error:
                     outcomes.append(error)
+                else:
+                    outcomes.append(message)
+                    deleted.append(message)
+        for listener in self.deleted_listeners:
+            listener(deleted)
         return outcomes
 
     def change_visibility(self, queue: Queue, handle: str, timeout: float) -> Message:
