@@ -158,7 +158,17 @@ class Queue:
             if group is not None:
                 group.in_flight -= 1
 
-    def _remove(self, message: Message, event: Event, moment: float, detail: str = "") -> None:
+    def _remove(
+        self,
+        message: Message,
+        event: Event,
+        moment: float,
+        detail: str = "",
+        *,
+        settle: bool = True,
+    ) -> None:
+        """Take a live message out for good. `settle=False`: its FIFO group is being served,
+        and is settled once its run is over (re-offering it now would give it a turn early)."""
         state = message.state
         if state is VISIBLE:
             self.visible -= 1
@@ -172,7 +182,7 @@ class Queue:
         message.receipt_handle = None
         self.bytes -= message.size
         message.record_last(moment, event, detail)
-        if self.groups is not None:
+        if self.groups is not None and settle:
             self.groups.settle(message)
         self._stale_made += 1  # _left_stale_entries, written out: every message ends here
         if not self._stale_made % self.stale_slack:
@@ -268,7 +278,9 @@ class Queue:
             for message in group.receivable(room):
                 self.work += 1
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
-                    self._remove(message, _MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
+                    self._remove(
+                        message, _MOVED_TO_DLQ, now, redrive.dead_letter_queue[2], settle=False
+                    )
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))

@@ -11,6 +11,7 @@ from pytest_fakesqs.engine import (
     Outgoing,
     Queue,
     QueueSettings,
+    RedriveTarget,
     StaleReceiptHandle,
     State,
 )
@@ -49,6 +50,31 @@ def test_an_earlier_message_made_visible_is_served_while_later_ones_are_in_fligh
     got = broker.receive(queue, 2)
     broker.change_visibility(queue, got[0].receipt_handle, 0)
     assert bodies(broker, queue, 3) == ["g2-m1", "g1-m1"]
+
+
+def test_a_group_whose_head_is_dead_lettered_mid_receive_waits_for_its_next_turn() -> None:
+    """Found by the model tests: the group being served lost its head to the dead-letter queue
+    and was offered a turn again at once, while its next message was being delivered, so it
+    came back before a group that had waited longer."""
+    broker = Broker(Clock())
+    dead = broker.create_queue(("r", "1", "dead.fifo"), QueueSettings(fifo=True))
+    queue = broker.create_queue(
+        ("r", "1", "q.fifo"),
+        QueueSettings(fifo=True, visibility_timeout=30, redrive=RedriveTarget(dead.key, 2)),
+    )
+    send(broker, queue, "a1", "a")
+    send(broker, queue, "b1", "b")
+    assert bodies(broker, queue, 1) == ["a1"]
+    broker.clock.advance(30)
+    send(broker, queue, "a2", "a")
+    assert bodies(broker, queue, 2) == ["b1", "a1"]
+    broker.clock.advance(31)
+    send(broker, queue, "b2", "b")
+    assert bodies(broker, queue, 2) == ["a2", "b1"]  # a1 went to the dead-letter queue
+    assert bodies(broker, dead) == ["a1"]
+    broker.clock.advance(31)
+    # b1 goes to the dead-letter queue now; b has waited longer than a (served last): b first.
+    assert bodies(broker, queue, 2) == ["b2", "a2"]
 
 
 def test_groups_served_go_to_the_back_of_the_line() -> None:
