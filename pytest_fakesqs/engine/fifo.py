@@ -14,7 +14,7 @@ import heapq
 import itertools
 from collections import deque
 
-from .message import Message, State
+from .message import GONE, VISIBLE, Message
 
 
 class Group:
@@ -30,13 +30,13 @@ class Group:
     def head(self) -> Message | None:
         # Removed messages are dropped lazily from the front.
         messages = self.messages
-        while messages and messages[0].state is State.GONE:
+        while messages and messages[0].state is GONE:
             messages.popleft()
         return messages[0] if messages else None
 
     def available(self) -> bool:
         head = self.head()
-        return head is not None and head.state is State.VISIBLE
+        return head is not None and head.state is VISIBLE
 
     def receivable(self, limit: int) -> list[Message]:
         """Up to `limit` messages of the visible run at the front (removed ones skipped)."""
@@ -44,9 +44,9 @@ class Group:
         for message in self.messages:
             if len(run) >= limit:
                 break
-            if message.state is State.GONE:
+            if message.state is GONE:
                 continue
-            if message.state is not State.VISIBLE:
+            if message.state is not VISIBLE:
                 break
             run.append(message)
         return run
