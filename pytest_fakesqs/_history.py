@@ -19,26 +19,21 @@ class MessageLog:
 
     def __init__(self, broker: Broker) -> None:
         self._lock = threading.Lock()
-        # The first copy of each message and the queue it was sent to, in two flat maps: a
-        # (queue, message) pair per message would be one more object for the garbage collector
-        # to scan, for every message ever sent. Later copies (moves) are rare.
-        self._first: dict[str, Message | Story] = {}
-        self._first_queue: dict[str, str] = {}
+        # The first copy of each message, or once it was deleted for good (queue name, Story):
+        # one map, touched once per message as it is sent and once as it is deleted; a Story
+        # holds nothing the garbage collector scans. Later copies (moves) are rare.
+        self._first: dict[str, Message | tuple[str, Story]] = {}
         self._moves: dict[str, list[tuple[str, Message]]] = {}
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
         broker.deleted_listeners.append(self._deleted)
 
     def _sent(self, queue: Queue, messages: list[Message]) -> None:
-        first, first_queue, name = self._first, self._first_queue, queue.name
+        first = self._first
         with self._lock:
             for message in messages:
-                message_id = message.message_id
-                if message_id not in first:
-                    first[message_id] = message
-                    first_queue[message_id] = name
-                else:
-                    self._moves.setdefault(message_id, []).append((name, message))
+                if first.setdefault(message.message_id, message) is not message:
+                    self._moves.setdefault(message.message_id, []).append((queue.name, message))
 
     def _deleted(self, messages: list[Message]) -> None:
         """A message deleted for good is kept as its Story from now on (one that was moved
@@ -50,7 +45,7 @@ class MessageLog:
                 if first.get(message_id) is message:
                     story = message.finished_story()
                     if story is not None:
-                        first[message_id] = story
+                        first[message_id] = (message.queue_name, story)
 
     def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
         self._sent(target, [message])
@@ -60,11 +55,15 @@ class MessageLog:
         first = self._first.get(message_id)
         if first is None:
             return []
-        return [(self._first_queue[message_id], first), *self._moves.get(message_id, ())]
+        copy = (first.queue_name, first) if isinstance(first, Message) else first
+        return [copy, *self._moves.get(message_id, ())]
 
     def _latest_copy(self, message_id: str) -> Message | Story:
         moves = self._moves.get(message_id)
-        return moves[-1][1] if moves else self._first[message_id]
+        if moves:
+            return moves[-1][1]
+        first = self._first[message_id]
+        return first if isinstance(first, Message) else first[1]
 
     def knows(self, message_id: str) -> bool:
         return message_id in self._first

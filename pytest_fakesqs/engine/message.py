@@ -79,6 +79,7 @@ class Message:
         "key",
         "last_handle",
         "message_id",
+        "queue_name",
         "receipt_handle",
         "receive_count",
         "received_at",
@@ -129,6 +130,7 @@ class Message:
         self.sequence = 0  # queue-local arrival order
         self.sequence_number: str | None = None  # FIFO's public SequenceNumber
         self.slot = -1
+        self.queue_name = ""  # the queue this copy is in, set as it enters one
         # The flat history (see _FLAT_LIMIT), created on the first event after "sent".
         self._log: tuple[Any, ...] | list[Any] | None = None
 

@@ -197,6 +197,7 @@ class Queue:
 
     def enqueue(self, message: Message, delay: float, now: float) -> None:
         message.sequence = sequence = next(self._sequence)
+        message.queue_name = self.name
         groups = self.groups  # set exactly for FIFO queues
         if groups is not None:
             message.sequence_number = str(_FIRST_SEQUENCE_NUMBER + sequence)
