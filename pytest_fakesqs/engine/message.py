@@ -52,6 +52,12 @@ _FLAT_LIMIT = 3 * 16 + 1
 Story = tuple[Any, ...]
 
 
+# A receive is stored with its count's code and the handle's tail, and its "#2 handle …1a2b3c4d"
+# detail is written only when the history is read: receives are the most frequent event.
+_RECEIVED = "received#"
+_RECEIVED_CODES = tuple(f"{_RECEIVED}{count}" for count in range(1001))
+
+
 def story_timeline(story: Story) -> list[HistoryEntry]:
     """The full history of a finished message, from its Story."""
     return [(story[0], Event.SENT, ""), *_restored(story)]
@@ -59,7 +65,12 @@ def story_timeline(story: Story) -> list[HistoryEntry]:
 
 def _restored(log: Sequence[Any]) -> Iterator[HistoryEntry]:
     """A stored history's entries after the send, with their events as Event members again."""
-    return ((log[i], _EVENTS[log[i + 1]], log[i + 2]) for i in range(1, len(log) - 2, 3))
+    for i in range(1, len(log) - 2, 3):
+        value, detail = log[i + 1], log[i + 2]
+        if value.startswith(_RECEIVED):
+            yield log[i], Event.RECEIVED, f"#{value[len(_RECEIVED) :]} handle …{detail}"
+        else:
+            yield log[i], _EVENTS[value], detail
 
 
 class Message:
@@ -135,8 +146,18 @@ class Message:
         self._log: tuple[Any, ...] | list[Any] | None = None
 
     def record(self, moment: float, event: Event, detail: str = "") -> None:
+        self._append(moment, event._value_, detail)  # _value_: a plain attribute, no descriptor
+
+    def record_receive(self, moment: float, handle: str) -> None:
+        """Record this receive, numbered by the receive count, with the handle's tail."""
+        count = self.receive_count
+        if count < len(_RECEIVED_CODES):
+            self._append(moment, _RECEIVED_CODES[count], handle[-8:])
+        else:
+            self._append(moment, Event.RECEIVED._value_, f"#{count} handle …{handle[-8:]}")
+
+    def _append(self, moment: float, value: str, detail: str) -> None:
         log = self._log
-        value = event._value_  # enum's plain attribute, no descriptor
         if log is None:
             self._log = (self.sent_at, moment, value, detail)
         elif type(log) is list:

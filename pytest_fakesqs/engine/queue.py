@@ -340,7 +340,7 @@ class Queue:
         heapq.heappush(
             self._in_flight, (message.visible_at, message.sequence, message.generation, message)
         )
-        message.record(now, _RECEIVED, f"#{message.receive_count} handle …{handle[-8:]}")
+        message.record_receive(now, handle)
         return Delivery(message, handle, message.receive_count, message.first_received_at)
 
     def lookup_in_flight(self, handle: str) -> Message:
