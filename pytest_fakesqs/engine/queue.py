@@ -82,43 +82,28 @@ class Queue:
     # -- lazy time-based transitions ---------------------------------------------------------
 
     def apply_due(self, now: float) -> None:
-        """Apply every transition whose moment has come. Caller holds the lock.
-
-        Entries that went stale (their message was deleted or rescheduled) are also dropped
-        as soon as they are first in line, due or not: messages are mostly deleted in the
-        order they were received, so most entries leave at once instead of at a rebuild.
-        """
+        """Apply every transition whose moment has come. Caller holds the lock."""
         delayed, in_flight, expiry = self._delayed, self._in_flight, self._expiry
-        while delayed:
-            moment, _, generation, message = delayed[0]
-            current = generation == message.generation and message.state is DELAYED
-            if current and moment > now:
-                break
-            heapq.heappop(delayed)
+        while delayed and delayed[0][0] <= now:
+            _, _, generation, message = heapq.heappop(delayed)
             self.work += 1
-            if current:
+            if generation == message.generation and message.state is DELAYED:
                 self.delayed -= 1
-                self._make_visible(message, _DELAY_ENDED, moment)
-        while in_flight:
-            moment, _, generation, message = in_flight[0]
-            current = generation == message.generation and message.state is IN_FLIGHT
-            if current and moment > now:
-                break
-            heapq.heappop(in_flight)
+                self._make_visible(message, _DELAY_ENDED, message.visible_at)
+        while in_flight and in_flight[0][0] <= now:
+            _, _, generation, message = heapq.heappop(in_flight)
             self.work += 1
-            if current:
+            if generation == message.generation and message.state is IN_FLIGHT:
                 self._leave_flight(message)
-                self._make_visible(message, _VISIBLE_AGAIN, moment)
+                self._make_visible(message, _VISIBLE_AGAIN, message.visible_at)
         retention = self.settings.retention
-        while expiry:
-            message = expiry.peek()
-            gone = message.state is GONE
-            if not gone and message.enqueued_at + retention > now:
-                break
-            expiry.pop()
+        oldest = expiry.first_moment()
+        while oldest is not None and oldest + retention <= now:
+            message = expiry.pop()
             self.work += 1
-            if not gone:
-                self._remove(message, _EXPIRED, message.enqueued_at + retention)
+            if message.state is not GONE:
+                self._remove(message, _EXPIRED, oldest + retention)
+            oldest = expiry.first_moment()
         self.dedup.expire(now)
         self.attempts.expire(now)
 

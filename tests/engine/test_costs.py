@@ -32,7 +32,7 @@ def test_delete_and_change_visibility_touch_constant_entries() -> None:
     queue.work = 0
     broker.change_visibility(queue, handles[0], 60)
     broker.delete(queue, handles[1])
-    assert queue.work <= 1  # at most the stale entry the reschedule left first in line
+    assert queue.work == 0
 
 
 def test_compaction_is_amortised_and_keeps_order() -> None:
@@ -73,9 +73,7 @@ def test_lock_is_released_after_receive_on_empty_and_all_deleted_queue() -> None
 
 def test_finished_messages_leave_no_heap_entries_behind() -> None:
     """Deleted messages' heap entries would otherwise wait for their visibility timeout and
-    retention period to pass (never, on a frozen clock), keeping every message alive.
-
-    Deleted in the order received, each entry leaves as soon as it is first in line."""
+    retention period to pass (never, on a frozen clock), keeping every message alive."""
     broker, queue = deep_queue(20_000)
     queue.work = 0
     operations = 0
@@ -84,11 +82,11 @@ def test_finished_messages_leave_no_heap_entries_behind() -> None:
             broker.change_visibility(queue, delivery.receipt_handle, 60)
             broker.delete(queue, delivery.receipt_handle)
         operations += 1 + 2 * len(deliveries)
-    assert queue.pruned == 0  # nothing was left to rebuild
+    assert queue.pruned > 0
     for heap in (queue._in_flight, queue._expiry, queue._delayed):
-        assert len(heap) <= 20
+        assert len(heap) <= 2 * STALE_SLACK
     assert len(queue._ready) == 0
-    assert queue.work / operations < 3
+    assert queue.work / operations < 3  # rebuilds are amortised: a few entries per operation
 
 
 def test_entries_left_behind_a_live_one_are_rebuilt_away() -> None:
