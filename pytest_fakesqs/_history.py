@@ -6,7 +6,7 @@ import threading
 
 from ._records import PRIVATE, HistoryEvent, moment
 from ._text import abridge, offset, short_id
-from .engine import Broker, Event, Message, Queue, State, Story, story_timeline
+from .engine import Broker, Event, Message, Queue, State, Story, story_queue, story_timeline
 
 
 class MessageLog:
@@ -19,10 +19,10 @@ class MessageLog:
 
     def __init__(self, broker: Broker) -> None:
         self._lock = threading.Lock()
-        # The first copy of each message, or once it was deleted for good (queue name, Story):
-        # one map, touched once per message as it is sent and once as it is deleted; a Story
-        # holds nothing the garbage collector scans. Later copies (moves) are rare.
-        self._first: dict[str, Message | tuple[str, Story]] = {}
+        # The first copy of each message, or its Story once it was deleted for good: one map,
+        # touched once per message as it is sent and once as it is deleted; a Story holds
+        # nothing the garbage collector scans. Later copies (moves) are rare.
+        self._first: dict[str, Message | Story] = {}
         self._moves: dict[str, list[tuple[str, Message]]] = {}
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
@@ -45,7 +45,7 @@ class MessageLog:
                 if first.get(message_id) is message:
                     story = message.finished_story()
                     if story is not None:
-                        first[message_id] = (message.queue_name, story)
+                        first[message_id] = story
 
     def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
         self._sent(target, [message])
@@ -55,15 +55,14 @@ class MessageLog:
         first = self._first.get(message_id)
         if first is None:
             return []
-        copy = (first.queue_name, first) if isinstance(first, Message) else first
-        return [copy, *self._moves.get(message_id, ())]
+        queue_name = first.queue_name if isinstance(first, Message) else story_queue(first)
+        return [(queue_name, first), *self._moves.get(message_id, ())]
 
     def _latest_copy(self, message_id: str) -> Message | Story:
         moves = self._moves.get(message_id)
         if moves:
             return moves[-1][1]
-        first = self._first[message_id]
-        return first if isinstance(first, Message) else first[1]
+        return self._first[message_id]
 
     def knows(self, message_id: str) -> bool:
         return message_id in self._first

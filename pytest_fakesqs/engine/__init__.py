@@ -12,7 +12,7 @@ from .errors import (
     VisibilityLimitExceeded,
 )
 from .faults import FaultPlan, StandardOrder
-from .message import Event, HistoryEntry, Message, State, Story, story_timeline
+from .message import Event, HistoryEntry, Message, State, Story, story_queue, story_timeline
 from .move_tasks import (
     DEFAULT_RATE,
     MoveFailure,
@@ -61,5 +61,6 @@ __all__ = [
     "TaskAlreadyRunning",
     "TaskNotRunning",
     "VisibilityLimitExceeded",
+    "story_queue",
     "story_timeline",
 ]

@@ -42,13 +42,15 @@ class Event(enum.Enum):
 HistoryEntry = tuple[float, Event, str]
 _EVENTS = {event.value: event for event in Event}
 _DELETED = Event.DELETED.value
-# A history is stored flat, in one tuple: (sent_at, moment, event value, detail, moment, ...).
+# A history is stored flat, in one tuple: (queue name, sent_at, moment, event value, detail,
+# moment, ...); the queue is the one the message was first in (a move copies the history).
 # Holding only floats and strings, it is one object the garbage collector scans once and then
 # stops tracking, where a list of entries would be several objects, each scanned on every full
 # collection, for every message ever sent. Past this length a history becomes a list instead,
 # so a message changed thousands of times does not copy its history on every change.
-_FLAT_LIMIT = 3 * 16 + 1
-# A message deleted for good, as plain data: its history as stored, sealed as a tuple.
+_FLAT_LIMIT = 3 * 16 + 2
+# A message deleted for good, as plain data: its history as stored, sealed as a tuple (so it
+# starts with the name of the queue the message was sent to).
 Story = tuple[Any, ...]
 
 
@@ -58,14 +60,20 @@ _RECEIVED = "received#"
 _RECEIVED_CODES = tuple(f"{_RECEIVED}{count}" for count in range(1001))
 
 
+def story_queue(story: Story) -> str:
+    """The name of the queue a finished message was sent to."""
+    name: str = story[0]
+    return name
+
+
 def story_timeline(story: Story) -> list[HistoryEntry]:
     """The full history of a finished message, from its Story."""
-    return [(story[0], Event.SENT, ""), *_restored(story)]
+    return [(story[1], Event.SENT, ""), *_restored(story)]
 
 
 def _restored(log: Sequence[Any]) -> Iterator[HistoryEntry]:
     """A stored history's entries after the send, with their events as Event members again."""
-    for i in range(1, len(log) - 2, 3):
+    for i in range(2, len(log) - 2, 3):
         value, detail = log[i + 1], log[i + 2]
         if value.startswith(_RECEIVED):
             yield log[i], Event.RECEIVED, f"#{value[len(_RECEIVED) :]} handle …{detail}"
@@ -159,7 +167,7 @@ class Message:
     def _append(self, moment: float, value: str, detail: str) -> None:
         log = self._log
         if log is None:
-            self._log = (self.sent_at, moment, value, detail)
+            self._log = (self.queue_name, self.sent_at, moment, value, detail)
         elif type(log) is list:
             log += (moment, value, detail)
         elif len(log) < _FLAT_LIMIT:
@@ -172,7 +180,7 @@ class Message:
         from here (a move records on the copy), so it is sealed as a tuple."""
         log = self._log
         if log is None:
-            self._log = (self.sent_at, moment, event._value_, detail)
+            self._log = (self.queue_name, self.sent_at, moment, event._value_, detail)
         else:
             self._log = (*log, moment, event._value_, detail)
 
