@@ -63,6 +63,8 @@ class Clock:
         if mode not in CLOCK_MODES:
             raise ValueError(f"clock must be one of {', '.join(CLOCK_MODES)}; got {mode!r}")
         self.mode: ClockMode = mode
+        # Read on every clock reading: a plain attribute, not a property (the mode never changes).
+        self.is_virtual = mode in ("frozen", "autojump")
         self.autojump_threshold = autojump_threshold
         self._lock = threading.Lock()
         start_epoch = to_epoch(start)
@@ -73,10 +75,6 @@ class Clock:
             self._now = 0.0
             # A start on a wall clock shifts it, so the test still sees the moment it asked for.
             self._offset = 0.0 if start_epoch is None else start_epoch - time.time()
-
-    @property
-    def is_virtual(self) -> bool:
-        return self.mode in ("frozen", "autojump")
 
     def now(self) -> float:
         if self.is_virtual:

@@ -33,7 +33,7 @@ def decode(request: WireRequest) -> DecodedRequest:
     action = target[len(TARGET_PREFIX) :]
     try:
         # Decoding first skips json's encoding detection; botocore always sends UTF-8.
-        params = json.loads(request.body.decode("utf-8") if request.body else "{}")
+        params = _parsed(request.body.decode("utf-8")) if request.body else {}
     except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep is malformed
         raise SqsError(
             Err.SerializationException, "Start of structure or map found where not expected."
@@ -43,6 +43,21 @@ def decode(request: WireRequest) -> DecodedRequest:
             Err.SerializationException, "Start of structure or map found where not expected."
         )
     return DecodedRequest(action, params)
+
+
+# json's own C scanner, as json.loads uses it (set in JSONDecoder.__init__; typeshed omits it).
+_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def _parsed(text: str) -> Any:
+    """`json.loads(text)`, without its three Python-level wrappers for the usual document:
+    one value and no whitespace around it (as botocore writes). Anything else, malformed
+    documents included, is left to json.loads, so the verdict and its errors are json's."""
+    try:
+        value, end = _scan(text, 0)
+    except StopIteration:  # not a value at the very start: leading whitespace, or malformed
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
 
 
 def _headers(request_id: str) -> dict[str, str]:
