@@ -66,8 +66,11 @@ def receive_message(
             "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.",
         )
     # The deprecated AttributeNames and its successor are merged, as AWS does.
-    wanted_system = set(get_str_list(params, "AttributeNames")) | set(
-        get_str_list(params, "MessageSystemAttributeNames")
+    wanted_system: set[str] = (
+        set(get_str_list(params, "AttributeNames"))
+        | set(get_str_list(params, "MessageSystemAttributeNames"))
+        if "AttributeNames" in params or "MessageSystemAttributeNames" in params
+        else set()
     )
     wanted_attributes = get_str_list(params, "MessageAttributeNames")
     try:
