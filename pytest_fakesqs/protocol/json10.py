@@ -26,11 +26,20 @@ def is_json_request(request: WireRequest) -> bool:
     )
 
 
+# Action names by X-Amz-Target: one string per action, not one per call (the call log keeps it).
+_actions: dict[str, str] = {}
+_MAX_ACTIONS = 64
+
+
 def decode(request: WireRequest) -> DecodedRequest:
     target = request.headers.get("x-amz-target", "")
     if not target.startswith(TARGET_PREFIX) or len(target) == len(TARGET_PREFIX):
         raise SqsError(Err.UnknownOperation, f"Unknown operation {target!r}.")
-    action = target[len(TARGET_PREFIX) :]
+    action = _actions.get(target)
+    if action is None:
+        action = target[len(TARGET_PREFIX) :]
+        if len(_actions) < _MAX_ACTIONS:
+            _actions[target] = action
     try:
         # Decoding first skips json's encoding detection; botocore always sends UTF-8.
         params = _parsed(request.body.decode("utf-8")) if request.body else {}
