@@ -68,14 +68,19 @@ def body_bytes(body: Any) -> bytes:
 
 def to_wire_request(request: AWSPreparedRequest) -> WireRequest:
     raw = getattr(request.headers, "_dict", None)
+    headers = None
     if isinstance(raw, dict):
-        # botocore's HeadersDict keys already carry their lower-cased name; reading them
-        # directly skips a case-folded lookup per header on every call.
-        headers = {
-            getattr(k, "_lower", None) or str(k).lower(): v if type(v) is str else _header_text(v)
-            for k, v in raw.items()
-        }
-    else:
+        # botocore's HeadersDict keys already carry their lower-cased name, and its values are
+        # UTF-8 bytes or str: read directly, that skips a case-folded lookup and a call per
+        # header on every request. Anything unusual takes the general way below.
+        try:
+            headers = {
+                k._lower: v.decode() if type(v) is bytes else v if type(v) is str else str(v)
+                for k, v in raw.items()
+            }
+        except (AttributeError, UnicodeDecodeError):
+            headers = None
+    if headers is None:
         headers = {str(k).lower(): _header_text(v) for k, v in request.headers.items()}
     return WireRequest(
         request.method or "POST", request.url or "", headers, body_bytes(request.body)
