@@ -65,11 +65,12 @@ class MessageOrder:
             return self._heap[0][2]
         return self._in_order[0]
 
-    def first_moment(self) -> float | None:
-        """The moment of the first message, or None when the order is empty."""
+    def first(self) -> Message | None:
+        """The first message, left in place, or None when the order is empty."""
         if self._heap and self._heap_is_first():
-            return self._heap[0][0]
-        return self._moment(self._in_order[0]) if self._in_order else None
+            return self._heap[0][2]
+        in_order = self._in_order
+        return in_order[0] if in_order else None
 
     def due(self, limit: float) -> Iterator[Message]:
         """Every message whose moment is at or before `limit`; costs what it yields, not the

@@ -96,14 +96,19 @@ class Queue:
             if generation == message.generation and message.state is IN_FLIGHT:
                 self._leave_flight(message)
                 self._make_visible(message, _VISIBLE_AGAIN, message.visible_at)
+        # Retention; a message deleted since is dropped too once it is first (messages are
+        # mostly deleted in the order sent, so most leave here, in O(1), not at a rebuild).
         retention = self.settings.retention
-        oldest = expiry.first_moment()
-        while oldest is not None and oldest + retention <= now:
-            message = expiry.pop()
+        oldest = expiry.first()
+        while oldest is not None:
+            gone = oldest.state is GONE
+            if not gone and oldest.enqueued_at + retention > now:
+                break
+            expiry.pop()
             self.work += 1
-            if message.state is not GONE:
-                self._remove(message, _EXPIRED, oldest + retention)
-            oldest = expiry.first_moment()
+            if not gone:
+                self._remove(oldest, _EXPIRED, oldest.enqueued_at + retention)
+            oldest = expiry.first()
         self.dedup.expire(now)
         self.attempts.expire(now)
 
@@ -115,9 +120,9 @@ class Queue:
     def next_change_at(self) -> float | None:
         """Like next_event_at, but also counting retention expiry."""
         moments = [h[0][0] for h in (self._delayed, self._in_flight) if h]
-        oldest = self._expiry.first_moment()
+        oldest = self._expiry.first()
         if oldest is not None:
-            moments.append(oldest + self.settings.retention)
+            moments.append(oldest.enqueued_at + self.settings.retention)
         return min(moments) if moments else None
 
     # -- state changes -------------------------------------------------------------------------
