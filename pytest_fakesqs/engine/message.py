@@ -212,6 +212,7 @@ class Message:
             dedup_id=self.dedup_id,
         )
         copy.body_digest = self.body_digest
+        copy.queue_name = self.queue_name  # until the copy enters its own queue
         log = self._log  # a tuple is shared: nothing changes it in place
         copy._log = list(log) if type(log) is list else log
         return copy
