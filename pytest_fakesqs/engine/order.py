@@ -18,6 +18,7 @@ import heapq
 import operator
 from collections import deque
 from collections.abc import Callable, Iterator
+from typing import Any
 
 from .message import Message
 
@@ -79,12 +80,8 @@ class MessageOrder:
             if self._moment(message) > limit:
                 break
             yield message
-        heap, pending = self._heap, [0]
-        while pending:
-            index = pending.pop()
-            if index < len(heap) and heap[index][0] <= limit:
-                yield heap[index][2]
-                pending.extend((2 * index + 1, 2 * index + 2))
+        for _, _, message in heap_prefix(self._heap, lambda entry: entry[0] <= limit):
+            yield message
 
     def keep(self, is_live: Callable[[Message], bool]) -> None:
         """Drop every message `is_live` refuses; the order of the rest is unchanged."""
@@ -101,3 +98,14 @@ class MessageOrder:
 
     def __bool__(self) -> bool:
         return bool(self._in_order) or bool(self._heap)
+
+
+def heap_prefix(heap: list[Any], is_due: Callable[[Any], bool]) -> Iterator[Any]:
+    """The entries of a heap that `is_due` accepts, when those form a subtree at its root (as
+    "moment <= limit" does): costs what it yields, not the heap's size."""
+    pending = [0]
+    while pending:
+        index = pending.pop()
+        if index < len(heap) and is_due(heap[index]):
+            yield heap[index]
+            pending.extend((2 * index + 1, 2 * index + 2))

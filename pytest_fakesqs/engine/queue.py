@@ -57,7 +57,8 @@ class Queue:
         self.condition = threading.Condition(self.lock)
         self.store = SlotStore()
         self.groups = GroupIndex() if settings.fifo else None
-        self._ready = MessageOrder("visible_at")  # standard queues' visible messages
+        # A standard queue's visible messages, each exactly once: one leaves only when taken.
+        self._ready = MessageOrder("visible_at")
         self._delayed: list[TimedEntry] = []
         self._in_flight: list[TimedEntry] = []
         self._expiry = MessageOrder("enqueued_at")  # every live message, oldest first

@@ -5,10 +5,8 @@ Reads the queue's heaps directly; the caller holds the queue's lock.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
-
 from .message import Message, State
+from .order import heap_prefix
 from .queue import Queue
 
 
@@ -20,7 +18,7 @@ def due_by(queue: Queue, moment: float) -> list[Message]:
     """
     due: list[Message] = []
     for heap in (queue._delayed, queue._in_flight):
-        for _, _, generation, message in _heap_prefix(heap, lambda e: e[0] <= moment):
+        for _, _, generation, message in heap_prefix(heap, lambda e: e[0] <= moment):
             if generation == message.generation:
                 due.append(message)
     due.extend(
@@ -45,12 +43,3 @@ def oldest_enqueued_at(queue: Queue) -> float | None:
         expiry.pop()
         queue.work += 1
     return None
-
-
-def _heap_prefix(heap: list[Any], is_due: Callable[[Any], bool]) -> Iterator[Any]:
-    pending = [0]
-    while pending:
-        index = pending.pop()
-        if index < len(heap) and is_due(heap[index]):
-            yield heap[index]
-            pending.extend((2 * index + 1, 2 * index + 2))
