@@ -32,15 +32,8 @@ from .settings import MAX_VISIBILITY, QueueKey, QueueSettings
 from .storage import SlotStore
 
 _queue_uids = itertools.count(1)
-# Events as module-level names: see message.VISIBLE for why.
-_DELAY_ENDED = Event.DELAY_ENDED
-_DELETED = Event.DELETED
-_EXPIRED = Event.EXPIRED
-_MOVED_TO_DLQ = Event.MOVED_TO_DLQ
-_PURGED = Event.PURGED
-_RECEIVED = Event.RECEIVED
-_VISIBILITY_CHANGED = Event.VISIBILITY_CHANGED
-_VISIBLE_AGAIN = Event.VISIBLE_AGAIN
+# The events of every message's life as module-level names: see message.VISIBLE for why.
+_DELAY_ENDED, _DELETED, _VISIBLE_AGAIN = Event.DELAY_ENDED, Event.DELETED, Event.VISIBLE_AGAIN
 _FIRST_SEQUENCE_NUMBER = 10_000_000_000_000_000_000
 
 
@@ -108,7 +101,7 @@ class Queue:
             expiry.pop()
             self.work += 1
             if not gone:
-                self._remove(oldest, _EXPIRED, oldest.enqueued_at + retention)
+                self._remove(oldest, Event.EXPIRED, oldest.enqueued_at + retention)
             oldest = expiry.first()
         self.dedup.expire(now)
         self.attempts.expire(now)
@@ -253,7 +246,7 @@ class Queue:
                 if message.state is not VISIBLE:  # deleted or expired since
                     continue
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
-                    self._remove(message, _MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
+                    self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
@@ -271,7 +264,7 @@ class Queue:
                 self.work += 1
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
                     self._remove(
-                        message, _MOVED_TO_DLQ, now, redrive.dead_letter_queue[2], settle=False
+                        message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2], settle=False
                     )
                     moved.append(message)
                     continue
@@ -310,7 +303,7 @@ class Queue:
             message = delivery.message
             self.work += 1
             self._reschedule(message, now + visibility_timeout)
-            message.record(now, _RECEIVED, f"replayed handle …{delivery.receipt_handle[-8:]}")
+            message.record(now, Event.RECEIVED, f"replayed handle …{delivery.receipt_handle[-8:]}")
             attempt.generations[index] = message.generation
         return list(attempt.deliveries)
 
@@ -365,7 +358,7 @@ class Queue:
         message = self.lookup_in_flight(handle)
         if now + timeout - message.received_at > MAX_VISIBILITY:
             raise VisibilityLimitExceeded(handle)
-        message.record(now, _VISIBILITY_CHANGED, f"{timeout:g}s")
+        message.record(now, Event.VISIBILITY_CHANGED, f"{timeout:g}s")
         if timeout <= 0:
             self._leave_flight(message)
             self._make_visible(message, _VISIBLE_AGAIN, now)
@@ -383,7 +376,7 @@ class Queue:
     def purge(self, now: float) -> list[Message]:
         removed = [m for m in self.store if m.state is not GONE]
         for message in removed:
-            self._remove(message, _PURGED, now)
+            self._remove(message, Event.PURGED, now)
         self._ready.clear()
         self._delayed.clear()
         self._in_flight.clear()
