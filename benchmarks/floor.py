@@ -11,7 +11,6 @@ from collections.abc import Iterator
 from typing import Any
 
 from botocore.awsrequest import AWSResponse
-from botocore.compat import HTTPHeaders
 
 BATCH = 10
 QUEUE_URL = "https://sqs.us-east-1.amazonaws.com/123456789012/bench"
@@ -84,11 +83,9 @@ class CannedSqs:
             body = self._create
         else:
             body = self._empty
-        # A header object per answer, as any transport (urllib3 or the fake) builds one.
-        headers = HTTPHeaders()
-        for name, value in _HEADERS.items():
-            headers[name] = value
-        return AWSResponse(request.url, 200, headers, _RawBody(body))
+        # A header map per answer, as the fake's transport builds one (AWSResponse copies any
+        # mapping into botocore's HeadersDict; a plain dict is the cheapest to copy).
+        return AWSResponse(request.url, 200, dict(_HEADERS), _RawBody(body))
 
 
 def install(client: Any, body: str) -> CannedSqs:

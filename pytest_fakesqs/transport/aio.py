@@ -18,7 +18,6 @@ from ..protocol import WireHandler, WireRequest, WireResponse
 from .inprocess import (
     absorb_back_off,
     emit_needs_retry,
-    http_headers,
     serving_handler,
     to_wire_request,
     virtual_retry_clock,
@@ -42,9 +41,7 @@ class _AsyncRawBody:
 
 def to_aio_response(url: str, response: WireResponse) -> Any:
     response_class = importlib.import_module("aiobotocore.awsrequest").AioAWSResponse
-    return response_class(
-        url, response.status, http_headers(response.headers), _AsyncRawBody(response.body)
-    )
+    return response_class(url, response.status, response.headers, _AsyncRawBody(response.body))
 
 
 async def _send(self: Any, request: Any) -> Any:

@@ -15,7 +15,6 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from botocore.awsrequest import AWSPreparedRequest, AWSResponse
-from botocore.compat import HTTPHeaders
 from botocore.endpoint import Endpoint
 from botocore.hooks import first_non_none_response
 
@@ -92,16 +91,10 @@ def _header_text(value: Any) -> str:
 
 
 def to_aws_response(url: str, response: WireResponse) -> AWSResponse:
-    return AWSResponse(
-        url, response.status, http_headers(response.headers), _RawBody(response.body)
-    )
-
-
-def http_headers(headers: dict[str, str]) -> HTTPHeaders:
-    result = HTTPHeaders()
-    for name, value in headers.items():
-        result[name] = value
-    return result
+    # AWSResponse copies any mapping into botocore's own HeadersDict (urllib3 hands it an
+    # HTTPHeaderDict; the stubs say HTTPHeaders): a plain dict is the cheapest to copy.
+    headers: Any = response.headers
+    return AWSResponse(url, response.status, headers, _RawBody(response.body))
 
 
 def is_sqs(endpoint: Endpoint) -> bool:
