@@ -17,13 +17,16 @@ _SALT = os.urandom(6).hex()
 # A random version-4 UUID's last 28 characters ("-4-4-4-12") after 8 hex digits that differ per
 # id: reports shorten ids to their first 8 characters, so those must tell messages apart.
 _ID_SUFFIX = str(uuid.uuid4())[8:]
-_id_counter = itertools.count(int.from_bytes(os.urandom(4), "big"))
 _SCRAMBLE = 0x9E3779B1  # odd, so multiplying is a bijection mod 2**32: distinct, not sequential
+# Counts k * _SCRAMBLE from a random k, so the n-th id is (k + n) * _SCRAMBLE mod 2**32 with an
+# addition (itertools.count steps atomically under the GIL) instead of a multiplication.
+_id_counter = itertools.count(int.from_bytes(os.urandom(4), "big") * _SCRAMBLE, _SCRAMBLE)
 
 
 def new_message_id() -> str:
     """A UUID-shaped id, unique among 2**32 in this process (uuid4() per id costs ~10x more)."""
-    return f"{(next(_id_counter) * _SCRAMBLE) & 0xFFFFFFFF:08x}{_ID_SUFFIX}"
+    # %-formatting parses "08x" faster than an f-string's format spec: ids are made per message.
+    return "%08x%s" % (next(_id_counter) & 0xFFFFFFFF, _ID_SUFFIX)  # noqa: UP031
 
 
 def new_handle(queue_uid: str, message_id: str) -> str:

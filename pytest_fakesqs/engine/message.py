@@ -170,12 +170,13 @@ class Message:
         log = self._log
         if log is None:
             self._log = (self.queue_name, self.sent_at, moment, value, detail)
-        elif type(log) is list:
-            log += (moment, value, detail)
-        elif len(log) < _FLAT_LIMIT:
-            self._log = (*log, moment, value, detail)
+        elif isinstance(log, tuple):
+            if len(log) < _FLAT_LIMIT:
+                self._log = log + (moment, value, detail)  # noqa: RUF005 - see record_last
+            else:
+                self._log = [*log, moment, value, detail]
         else:
-            self._log = [*log, moment, value, detail]
+            log += (moment, value, detail)
 
     def record_last(self, moment: float, event: Event, detail: str = "") -> None:
         """Record the event that takes the message out of its queue; the history is final
@@ -183,6 +184,9 @@ class Message:
         log = self._log
         if log is None:
             self._log = (self.queue_name, self.sent_at, moment, event._value_, detail)
+        elif isinstance(log, tuple):
+            # Concatenating makes one tuple; (*log, ...) would build a list first.
+            self._log = log + (moment, event._value_, detail)  # noqa: RUF005
         else:
             self._log = (*log, moment, event._value_, detail)
 
