@@ -169,10 +169,9 @@ def delete_message_batch(
     entries = check_entries(service, params, "DeleteMessageBatch")
     handles: list[str | SqsError] = []
     for entry in entries:
-        handle = entry.get("ReceiptHandle")
-        handles.append(handle if type(handle) is str and handle else _missing_handle())
+        handles.append(_handle_or_refusal(entry))
     # One engine lock for the whole batch; each handle still gets its own outcome.
-    outcomes = iter(service.broker.delete_many(queue, [h for h in handles if type(h) is str]))
+    outcomes = iter(service.broker.delete_many(queue, [h for h in handles if isinstance(h, str)]))
     successful: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for entry, handle in zip(entries, handles, strict=True):
@@ -202,11 +201,14 @@ def change_message_visibility_batch(
 
 
 def _handle(entry: dict[str, Any]) -> str:
-    handle = entry.get("ReceiptHandle")
-    if not isinstance(handle, str) or not handle:
-        raise _missing_handle()
+    handle = _handle_or_refusal(entry)
+    if isinstance(handle, SqsError):
+        raise handle
     return handle
 
 
-def _missing_handle() -> SqsError:
+def _handle_or_refusal(entry: dict[str, Any]) -> str | SqsError:
+    handle = entry.get("ReceiptHandle")
+    if isinstance(handle, str) and handle:
+        return handle
     return SqsError(Err.MissingParameter, "The request must contain the parameter ReceiptHandle.")

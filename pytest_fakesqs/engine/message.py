@@ -159,9 +159,7 @@ class Message:
     def record_receive(self, moment: float, handle: str) -> None:
         """Record this receive, numbered by the receive count, with the handle's tail."""
         count = self.receive_count
-        if self._log is None and count < len(_RECEIVED_CODES):  # the first event: most often
-            self._log = (self.queue_name, self.sent_at, moment, _RECEIVED_CODES[count], handle[-8:])
-        elif count < len(_RECEIVED_CODES):
+        if count < len(_RECEIVED_CODES):
             self._append(moment, _RECEIVED_CODES[count], handle[-8:])
         else:
             self._append(moment, Event.RECEIVED._value_, f"#{count} handle …{handle[-8:]}")

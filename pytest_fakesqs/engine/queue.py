@@ -168,9 +168,7 @@ class Queue:
         message.record_last(moment, event, detail)
         if self.groups is not None and settle:
             self.groups.settle(message)
-        self._stale_made += 1  # _left_stale_entries, written out: every message ends here
-        if not self._stale_made % self.stale_slack:
-            prune_stale_entries(self)
+        self._left_stale_entries()
 
     def _left_stale_entries(self) -> None:
         self._stale_made += 1
