@@ -1,11 +1,11 @@
 """pytest-fakesqs: Amazon SQS and Yandex Message Queue, faked in-process, with a virtual clock."""
 
-from ._fake import FakeSQS, fake_sqs
-from ._options import Options
-from ._records import Call, DeadLetter, HistoryEvent
-from ._server import FakeSQSServer
-from ._trigger import InvocationContext, TriggerReport
-from ._views import Backlog, MessageView, QueueView
+from .fake.facade import FakeSQS, fake_sqs
+from .fake.options import Options
+from .fake.records import Call, DeadLetter, HistoryEvent
+from .fake.trigger import InvocationContext, TriggerReport
+from .fake.views import Backlog, MessageView, QueueView
+from .server.server import FakeSQSServer
 
 __all__ = [
     "Backlog",

@@ -378,7 +378,7 @@ def test_fifo_in_flight_limit_is_20000_with_over_limit(fakesqs: FakeSQS) -> None
 
 @pytest.mark.parametrize("mode", ["maybe", ""])
 def test_ymq_json_option_is_validated(mode: str) -> None:
-    from pytest_fakesqs._options import make_options
+    from pytest_fakesqs.fake.options import make_options
 
     with pytest.raises(ValueError, match=f"ymq_json must be one of accept, reject; got {mode!r}"):
         make_options(flavor="ymq", ymq_json=mode)

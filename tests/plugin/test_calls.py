@@ -12,8 +12,8 @@ from botocore.exceptions import ClientError
 
 import pytest_fakesqs
 from pytest_fakesqs import Backlog, Call, FakeSQS, HistoryEvent, QueueView
-from pytest_fakesqs._text import ANCHORS
 from pytest_fakesqs.api import Err, SqsError
+from pytest_fakesqs.fake.text import ANCHORS
 
 
 def client() -> Any:

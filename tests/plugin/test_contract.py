@@ -8,16 +8,16 @@ from collections.abc import Iterator
 import pytest
 
 from pytest_fakesqs import fake_sqs
-from pytest_fakesqs._fake import FakeSQS
-from pytest_fakesqs._options import make_options
-from pytest_fakesqs._server import FakeSQSServer
+from pytest_fakesqs.fake.facade import FakeSQS
+from pytest_fakesqs.fake.options import make_options
+from pytest_fakesqs.server.server import FakeSQSServer
 
 pytest_plugins = ["pytester"]
 
 
 @pytest.fixture
 def real_endpoint(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeSQSServer]:
-    from pytest_fakesqs._fake import new_fake
+    from pytest_fakesqs.fake.facade import new_fake
 
     monkeypatch.setenv("AWS_ACCESS_KEY_ID", "contract-key")
     monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "contract-secret")

@@ -279,7 +279,7 @@ def test_wrong_body(fakesqs):
             ]
         )
         # the helper's own frames are hidden: the user's line is the last one shown
-        assert "_dead_letters.py" not in result.stdout.str()
+        assert "fake/dead_letters.py" not in result.stdout.str()
 
 
 def test_an_unasserted_dead_letter_errors_the_test_at_teardown(pytester: pytest.Pytester) -> None:

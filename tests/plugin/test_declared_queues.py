@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_fakesqs._declare import creation_order
+from pytest_fakesqs.fake.declare import creation_order
 
 CHECKS = """
 import json, boto3, pytest

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_fakesqs import Options
-from pytest_fakesqs._options import defaults, make_options, parse_ini
+from pytest_fakesqs.fake.options import defaults, make_options, parse_ini
 
 from .conftest import literal
 

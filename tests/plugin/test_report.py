@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_fakesqs import FakeSQS
-from pytest_fakesqs._report import report_section
+from pytest_fakesqs.plugin.report import report_section
 
 from .conftest import literal
 

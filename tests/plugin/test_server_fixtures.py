@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_fakesqs._options import make_options
+from pytest_fakesqs.fake.options import make_options
 
 pytest_plugins = ["pytester"]
 

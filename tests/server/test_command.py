@@ -12,7 +12,7 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from pytest_fakesqs._cli import main
+from pytest_fakesqs.server.cli import main
 
 from .conftest import PYTHON, SUBPROCESS_TIMEOUT, LineReader, run, subprocess_env
 

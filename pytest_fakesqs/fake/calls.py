@@ -7,12 +7,12 @@ import threading
 from typing import Any
 from urllib.parse import urlsplit
 
-from ._records import PRIVATE, Call, moment
-from ._text import offset, plural, see
-from .api import SqsService
-from .api.errors import SqsError
-from .protocol import WireHandler
-from .protocol.dispatch import CallRecord
+from ..api import SqsService
+from ..api.errors import SqsError
+from ..protocol import WireHandler
+from ..protocol.dispatch import CallRecord
+from .records import PRIVATE, Call, moment
+from .text import offset, plural, see
 
 # Each call is stored as _FIELDS consecutive items of one flat list: (action, protocol, at,
 # params, result, error, injected), params and result as JSON bytes where the call came as JSON.

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._records import PRIVATE, HistoryEvent, moment
-from .engine import Message, Queue
-from .engine.schedule import due_by
+from ..engine import Message, Queue
+from ..engine.schedule import due_by
+from .records import PRIVATE, HistoryEvent, moment
 
 if TYPE_CHECKING:
-    from ._fake import FakeSQS
+    from .facade import FakeSQS
 
 
 def next_change_at(fake: FakeSQS, queues: list[Queue]) -> float | None:

@@ -21,10 +21,10 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from ._contract_dead_letters import assert_dead_lettered, assert_no_dead_letters, read_dead_letters
-from ._dead_letters import Matcher
-from ._options import Options
-from ._records import DeadLetter
+from ..fake.dead_letters import Matcher
+from ..fake.options import Options
+from ..fake.records import DeadLetter
+from .dead_letters import assert_dead_lettered, assert_no_dead_letters, read_dead_letters
 
 DEFAULT_MAX_SLEEP = 60.0
 _PRIVATE = object()

@@ -5,12 +5,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ._dead_letters import Matcher, _criteria, _line, _why_not
-from ._records import PRIVATE, DeadLetter
-from ._text import plural
+from ..fake.dead_letters import Matcher, _criteria, _line, _why_not
+from ..fake.records import PRIVATE, DeadLetter
+from ..fake.text import plural
 
 if TYPE_CHECKING:
-    from ._contract import ContractSQS
+    from .sqs import ContractSQS
 
 
 def read_dead_letters(contract: ContractSQS, queue: str | None = None) -> list[DeadLetter]:

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, Literal
 
-from .api import receiving
-from .engine import Delivery, Message, Queue
-from .engine.errors import MalformedReceiptHandle, StaleReceiptHandle
+from ..api import receiving
+from ..engine import Delivery, Message, Queue
+from ..engine.errors import MalformedReceiptHandle, StaleReceiptHandle
 
 if TYPE_CHECKING:
-    from ._fake import FakeSQS
+    from .facade import FakeSQS
 
 Shape = Literal["lambda", "ymq"]
 # `handler(event, context)` as on Lambda and Cloud Functions; `handler(event)` is accepted too.

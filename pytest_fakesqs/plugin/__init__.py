@@ -7,9 +7,7 @@ from typing import Any
 
 import pytest
 
-from ._config import add_ini_options, header, marker_line, options_for, read_ini
-from ._contract import ContractSQS
-from ._contract_setup import (
+from ..contract.setup import (
     ContractServer,
     add_contract_options,
     configure_contract,
@@ -18,11 +16,13 @@ from ._contract_setup import (
     skip_if_fake_only,
     start_contract,
 )
-from ._fake import FakeSQS, new_fake
-from ._options import make_options
-from ._report import report_section
-from ._seeding import configure_seed, seed_for_test, session_seed
-from ._server import FakeSQSServer
+from ..contract.sqs import ContractSQS
+from ..fake.facade import FakeSQS, new_fake
+from ..fake.options import make_options
+from ..server.server import FakeSQSServer
+from .config import add_ini_options, header, marker_line, options_for, read_ini
+from .report import report_section
+from .seeding import configure_seed, seed_for_test, session_seed
 
 ini_values_key = pytest.StashKey[dict[str, Any]]()
 active_fake_key = pytest.StashKey[FakeSQS]()

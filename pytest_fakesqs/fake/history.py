@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import threading
 
-from ._records import PRIVATE, HistoryEvent, moment
-from ._text import abridge, offset, short_id
-from .engine import Broker, Event, Message, Queue, State, Story, story_queue, story_timeline
+from ..engine import Broker, Event, Message, Queue, State, Story, story_queue, story_timeline
+from .records import PRIVATE, HistoryEvent, moment
+from .text import abridge, offset, short_id
 
 
 class MessageLog:

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._history import describe_message, render_timeline
-from ._text import offset, plural
+from ..fake.history import describe_message, render_timeline
+from ..fake.text import offset, plural
 
 if TYPE_CHECKING:
-    from ._fake import FakeSQS
+    from ..fake.facade import FakeSQS
 
 MESSAGE_LIMIT = 5
 

@@ -7,13 +7,13 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .api import RequestContext, SqsError
-from .api.faults import find_injectable, injected_error
-from .engine import Event, FaultPlan, QueueKey
-from .protocol import DecodedRequest
+from ..api import RequestContext, SqsError
+from ..api.faults import find_injectable, injected_error
+from ..engine import Event, FaultPlan, QueueKey
+from ..protocol import DecodedRequest
 
 if TYPE_CHECKING:
-    from ._fake import FakeSQS
+    from .facade import FakeSQS
 
 
 @dataclass

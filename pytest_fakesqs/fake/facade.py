@@ -9,21 +9,21 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from . import transport
-from ._calls import CallLog
-from ._dead_letters import DeadLetterBook, Matcher
-from ._declare import declare_queues
-from ._faults import FaultInjector
-from ._history import MessageLog
-from ._options import Options, make_options
-from ._records import PRIVATE, Call, DeadLetter, HistoryEvent
-from ._time_travel import advance_to_next_event
-from ._trigger import Handler, Shape, TriggerDriver, TriggerReport
-from ._views import QueueView
-from .api import RequestContext, SqsError, SqsService
-from .engine import Broker, Clock, Queue
-from .protocol import WireHandler
-from .protocol.sigv4 import SignatureVerifier
+from .. import transport
+from ..api import RequestContext, SqsError, SqsService
+from ..engine import Broker, Clock, Queue
+from ..protocol import WireHandler
+from ..protocol.sigv4 import SignatureVerifier
+from .calls import CallLog
+from .dead_letters import DeadLetterBook, Matcher
+from .declare import declare_queues
+from .faults import FaultInjector
+from .history import MessageLog
+from .options import Options, make_options
+from .records import PRIVATE, Call, DeadLetter, HistoryEvent
+from .time_travel import advance_to_next_event
+from .trigger import Handler, Shape, TriggerDriver, TriggerReport
+from .views import QueueView
 
 F = TypeVar("F", bound=Callable[..., Any])
 _PRIVATE = object()

@@ -6,12 +6,12 @@ from dataclasses import InitVar, dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
-from ._records import PRIVATE, refuse_outside
-from .engine import Message, Queue, State
-from .engine.schedule import oldest_enqueued_at
+from ..engine import Message, Queue, State
+from ..engine.schedule import oldest_enqueued_at
+from .records import PRIVATE, refuse_outside
 
 if TYPE_CHECKING:
-    from ._fake import FakeSQS
+    from .facade import FakeSQS
 
 
 def _moment(epoch: float) -> datetime:

@@ -15,10 +15,10 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import Any, Literal
 
-from ._declare import creation_order
-from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
-from .api.limits import LIMITS
-from .engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
+from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
+from ..api.limits import LIMITS
+from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
+from .declare import creation_order
 
 FLAVORS: tuple[Flavor, ...] = typing.get_args(Flavor)
 YmqJson = Literal["accept", "reject"]

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from ._options import Options, defaults, make_options, option_help, parse_ini, signature
+from ..fake.options import Options, defaults, make_options, option_help, parse_ini, signature
 
 INI_PREFIX = "fakesqs_"
 

@@ -8,14 +8,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ._history import MessageLog, render_timeline
-from ._records import PRIVATE, DeadLetter, moment
-from ._text import BODY_LIMIT, abridge, plural, see, short_id
-from ._views import MessageView
-from .engine import Delivery, Event, Message, Queue, State
+from ..engine import Delivery, Event, Message, Queue, State
+from .history import MessageLog, render_timeline
+from .records import PRIVATE, DeadLetter, moment
+from .text import BODY_LIMIT, abridge, plural, see, short_id
+from .views import MessageView
 
 if TYPE_CHECKING:
-    from ._fake import FakeSQS
+    from .facade import FakeSQS
 
 Matcher = str | re.Pattern[str] | Callable[[DeadLetter], bool]
 CANDIDATE_LIMIT = 10

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from ._contract import ContractSQS, new_contract, run_prefix
-from ._options import Options
+from ..fake.options import Options
+from .sqs import ContractSQS, new_contract, run_prefix
 
 ENDPOINT_KEY = pytest.StashKey[str | None]()
 PREFIX_KEY = pytest.StashKey[str]()

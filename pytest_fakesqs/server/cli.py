@@ -10,10 +10,10 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ._fake import FakeSQS, new_fake
-from ._options import FLAVORS, make_options
-from ._server import FakeSQSServer
-from .api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
+from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
+from ..fake.facade import FakeSQS, new_fake
+from ..fake.options import FLAVORS, make_options
+from .server import FakeSQSServer
 
 DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
 

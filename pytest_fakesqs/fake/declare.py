@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._fake import FakeSQS
+    from .facade import FakeSQS
 
 # Keys of a declared queue that are not CreateQueue attributes.
 QUEUE_SHORTHANDS = ("dlq", "max_receive_count")

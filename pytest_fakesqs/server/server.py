@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._fake import FakeSQS
-from .transport.http import RequestLog, SqsHttpServer
+from ..fake.facade import FakeSQS
+from ..transport.http import RequestLog, SqsHttpServer
 
 FAKE_ACCESS_KEY = "fakesqs-testing"
 FAKE_SECRET_KEY = "fakesqs-testing"

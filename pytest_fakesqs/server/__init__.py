@@ -1,0 +1,1 @@
+"""The fake served over HTTP: `FakeSQSServer` and the `fakesqs serve` command."""
