@@ -124,4 +124,3 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
-
