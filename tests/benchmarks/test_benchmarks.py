@@ -61,3 +61,15 @@ def test_the_report_states_each_target_and_whether_it_was_met(
     assert "| ≥ 300 x faster than moto (1,000 messages) | 240 x | **missed** |" in table
     assert "| engine per-op growth 1,000 → 1,000,000 ≤ 1.3 x | 1.17 x | met |" in table
     assert "| ≤ 1024 bytes per queued message | 800 B | met |" in table
+
+
+def test_the_plugin_cost_is_measured_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import plugin_cost
+
+    try:
+        result = plugin_cost.measure(1)
+    finally:
+        sys.modules.pop("plugin_cost", None)
+    assert set(result) == {"with", "without", "added"}
+    assert result["added"] == pytest.approx(result["with"] - result["without"])
