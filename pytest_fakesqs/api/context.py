@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from .principals import Principal
+
 Flavor = Literal["aws", "ymq"]
 Protocol = Literal["json", "query"]
 
@@ -23,6 +25,13 @@ class RequestContext:
     access_key: str | None = None
     # The X-Amzn-Trace-Id header (X-Ray): SQS stores it as a sent message's AWSTraceHeader.
     trace_header: str | None = None
+    # Who is calling (its account is `account_id`); None for the fake's own helpers.
+    principal: Principal | None = None
+
+    @property
+    def sender_id(self) -> str:
+        """A sent message's SenderId: the caller's principal id (an account root: its id)."""
+        return self.account_id if self.principal is None else self.principal.principal_id
 
     def endpoint(self) -> str:
         return self.base_url or f"https://sqs.{self.region}.amazonaws.com"

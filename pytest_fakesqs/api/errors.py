@@ -138,3 +138,26 @@ def missing_parameter(name: str) -> SqsError:
 
 def queue_does_not_exist() -> SqsError:
     return SqsError(Err.QueueDoesNotExist, "The specified queue does not exist.")
+
+
+# AccessDenied (HTTP 403, query code AccessDenied, fault Sender) as AWS words it today, quoted
+# in public reports: cross-account, "User: arn:aws:iam::111111111111:user/DUB.SQS is not
+# authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:eu-west-1:222222222222:<q>
+# because no resource-based policy allows the sqs:sendmessage action" (microsoft/aspire PR #3333,
+# 2024); SendMessageBatch names sqs:sendmessage (aws/serverless-application-model #3633, 2024).
+# The explicit-deny ending is IAM's documented one ("Access denied error messages", IAM User
+# Guide). A service's delivery was refused with the older text, naming the queue URL: "Access to
+# the resource https://sqs.us-west-2.amazonaws.com/<account>/process_order is denied."
+# (an SNS delivery log quoted in MassTransit/MassTransit #1525, 2019).
+def access_denied_text(principal_arn: str, action: str, resource: str, *, explicit: bool) -> str:
+    performed = f"sqs:{action.lower()}"
+    why = (
+        "with an explicit deny in a resource-based policy"
+        if explicit
+        else f"because no resource-based policy allows the {performed} action"
+    )
+    return f"User: {principal_arn} is not authorized to perform: {performed} on resource: {resource} {why}"
+
+
+def service_access_denied_text(queue_url: str) -> str:
+    return f"Access to the resource {queue_url} is denied."

@@ -44,7 +44,7 @@ def send_rules(
     plain = (
         None
         if queue.settings.fifo or ctx.trace_header
-        else _sender_only(ctx.access_key or ctx.account_id)
+        else _sender_only(ctx.sender_id)
     )
     return SendRules(max_message_size(service, queue), in_batch, plain)
 
@@ -136,7 +136,7 @@ def prepare(
                 dedup_id,
                 "The request include parameter that is not valid for this queue type.",
             )
-    sender = ctx.access_key or ctx.account_id
+    sender = ctx.sender_id
     if system:
         system["SenderId"] = sender
     else:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from ..engine import QueueSettings, RedriveTarget
+from . import policy
 from .errors import Err, SqsError
 from .limits import Limits
 
@@ -137,10 +137,10 @@ def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
         if value not in rule.choices:
             raise invalid_value(rule.name)
         return value
-    if rule.kind == "json" and value:
+    if rule.kind == "json" and value:  # the Policy: a document AWS would store (policy.py)
         try:
-            json.loads(value)
-        except ValueError:
+            policy.parse(value)
+        except policy.MalformedPolicy:
             raise invalid_value(rule.name) from None
     return value
 

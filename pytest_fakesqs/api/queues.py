@@ -9,8 +9,8 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Queue, QueueAlreadyExists, QueueKey
+from . import authorization, ymq
 from . import queue_attributes as qa
-from . import ymq
 from .context import RequestContext
 from .errors import Err, SqsError, invalid_parameter
 from .params import get_int, get_map, get_str, get_str_list, require_str
@@ -69,6 +69,7 @@ def _create(
     ctx: RequestContext,
 ) -> dict[str, Any]:
     attributes = qa.validate(requested, fifo=fifo, limits=service.limits)
+    _check_enforceable(service, attributes)
     service.validate_fifo_settings(attributes)
     key: QueueKey = (ctx.region, ctx.account_id, name)
     existing = service.broker.find(key)
@@ -100,6 +101,11 @@ def _create(
     queue.meta["last_modified_at"] = now
     queue.meta["account_id"] = ctx.account_id
     return {"QueueUrl": service.queue_url(ctx, queue)}
+
+
+def _check_enforceable(service: SqsService, attributes: dict[str, str]) -> None:
+    if service.enforce_policies and attributes.get("Policy"):
+        authorization.check_policy(attributes["Policy"], enforcing=True)
 
 
 def _check_same(
@@ -217,6 +223,7 @@ def set_queue_attributes(
         if str(requested["FifoQueue"]).lower() != "true":
             raise qa.invalid_value("FifoQueue", "Modifying queue type is not supported.")
     attributes = qa.validate(requested, fifo=fifo, limits=service.limits)
+    _check_enforceable(service, attributes)
     merged = {**service.current_attributes(queue), **attributes}
     service.validate_fifo_settings(merged)
     for name, value in attributes.items():

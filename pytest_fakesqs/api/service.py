@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
+from . import authorization, receiving, redrive, ymq
 from . import queue_attributes as qa
-from . import receiving, redrive, ymq
 from . import tags as tag_rules
 from .actions import ACTIONS
 from .addressing import Addressing, AwsAddressing, YmqAddressing
@@ -26,6 +26,8 @@ class SqsService:
         self.limits: Limits = LIMITS[flavor]
         self.addressing: Addressing = YmqAddressing(broker) if flavor == "ymq" else AwsAddressing()
         self.actions: dict[str, Handler] = dict(ACTIONS)
+        # Opt-in: authorise each call against the queue's Policy (authorization.py).
+        self.enforce_policies = False
 
     def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
         if action in self.limits.absent_actions:
@@ -35,6 +37,8 @@ class SqsService:
             raise SqsError(
                 Err.InvalidAction, f"The action {action} is not valid for this endpoint."
             )
+        if self.enforce_policies:
+            authorization.authorize(self, action, params, ctx)
         return handler(self, params, ctx)
 
     # -- queues --------------------------------------------------------------------------------

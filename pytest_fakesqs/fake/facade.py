@@ -11,10 +11,12 @@ from typing import Any, TypeVar
 
 from .. import transport
 from ..api import RequestContext, SqsService
+from ..api.principals import Identities
 from ..engine import Broker, Clock, Queue
 from ..engine.settings import QueueKey
 from ..protocol import WireHandler
 from ..protocol.sigv4 import SignatureVerifier
+from ..transport.moto_identity import issued_principal
 from .calls import CallLog
 from .dead_letters import DeadLetterBook, Matcher
 from .declare import declare_queues
@@ -61,6 +63,10 @@ class FakeSQS:
             standard_order=options.standard_order,
             empty_receives=options.empty_receives,
         )
+        self.handler.identities = Identities(
+            options.account_id, options.accounts, [issued_principal]
+        )
+        self.service.enforce_policies = options.enforce_policies
         if options.verify_signatures:
             self.handler.authenticate = SignatureVerifier(options.credentials)
         # Failure messages show whole bodies and timelines when pytest runs with -v.

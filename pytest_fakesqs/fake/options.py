@@ -89,6 +89,14 @@ def _check_standard_order(value: str) -> None:
         raise ValueError(f"standard_order must be 'fifo' or 'shuffled'; got {value!r}")
 
 
+def _check_accounts(value: dict[str, Any]) -> None:
+    for access_key, account_id in value.items():
+        if not isinstance(access_key, str) or not access_key:
+            raise TypeError(f"accounts must map access key ids to account ids; got {value!r}")
+        if not (isinstance(account_id, str) and account_id.isdigit() and len(account_id) == 12):
+            raise ValueError(f"accounts[{access_key!r}] must be 12 digits; got {account_id!r}")
+
+
 def _check_credentials(value: dict[str, Any]) -> None:
     if not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
         raise TypeError(f"credentials must be a dict of access key id -> secret key; got {value!r}")
@@ -175,6 +183,21 @@ class Options:
         metadata=about(
             'accepted key pairs, as JSON: {"access key id": "secret access key"}',
             _check_credentials,
+        ),
+    )
+
+    accounts: dict[str, str] = field(
+        default_factory=dict,
+        metadata=about(
+            'whose credentials are whose, as JSON: {"access key id": "account id"}; a 12-digit '
+            "key id is that account, moto's keys are moto's accounts, the rest account_id's",
+            _check_accounts,
+        ),
+    )
+    enforce_policies: bool = field(
+        default=False,
+        metadata=about(
+            "authorise calls and service deliveries against queue Policy documents, as AWS does"
         ),
     )
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..api.principals import Principal
+
 
 @dataclass(slots=True)
 class WireRequest:
@@ -17,6 +19,9 @@ class WireRequest:
     # Sent by another AWS service on the account's behalf (moto's SNS, S3, EventBridge
     # deliveries): authorised by the service, not by a user's signature.
     from_aws_service: bool = False
+    # The service principal of such a delivery (sns.amazonaws.com and the topic), when known:
+    # with enforce_policies, the queue's Policy must allow it.
+    delivered_by: Principal | None = None
 
 
 @dataclass(slots=True)

@@ -12,6 +12,7 @@ from urllib.parse import urlsplit
 
 from ..api import RequestContext, SqsError, SqsService
 from ..api.errors import Err
+from ..api.principals import Identities
 from . import json10, query
 from .base import DecodedRequest, WireRequest, WireResponse
 
@@ -63,6 +64,8 @@ class WireHandler:
         # Checks who sent a request (SigV4 verification); raises SqsError to refuse it.
         self.authenticate: Callable[[WireRequest], None] | None = None
         self._contexts: dict[tuple[str, str, str, str, str], RequestContext] = {}
+        # Whose credentials are whose: the account (and principal) of every request.
+        self.identities = Identities(account_id)
 
     def current_call(self) -> CallRecord | None:
         """The call being served on this thread, so engine-side faults can be attributed."""
@@ -71,6 +74,10 @@ class WireHandler:
 
     def context(self, request: WireRequest, protocol: str) -> RequestContext:
         ctx = self._shared_context(request, protocol)
+        if request.delivered_by is not None:  # a service's delivery: never cached
+            ctx = dataclasses.replace(
+                ctx, account_id=request.delivered_by.account_id, principal=request.delivered_by
+            )
         # The X-Ray trace header differs on every request, so it stays out of the cache.
         trace_header = request.headers.get("x-amzn-trace-id")
         return dataclasses.replace(ctx, trace_header=trace_header) if trace_header else ctx
@@ -88,11 +95,13 @@ class WireHandler:
         match = _CREDENTIAL.search(authorization)
         region = match.group(2) if match else self.region
         access_key = match.group(1) if match else None
+        principal = self.identities.principal(access_key)
         parts = urlsplit(request.url)
         base_url = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
         ctx = RequestContext(
             region=region,
-            account_id=self.account_id,
+            account_id=principal.account_id,
+            principal=principal,
             base_url=base_url,
             protocol="query" if protocol == "query" else "json",
             access_key=access_key,

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from pytest_fakesqs import FakeSQS, InvocationContext
+from pytest_fakesqs.api.principals import iam_user
 
 from .conftest import make_client
 
@@ -69,7 +70,7 @@ def test_lambda_event_has_the_sqs_event_source_shape(fakesqs: FakeSQS, sqs: Any)
         "attributes": {
             "ApproximateReceiveCount": "1",
             "SentTimestamp": str(START_MS),
-            "SenderId": "AKIAFAKE",
+            "SenderId": iam_user("AKIAFAKE", "123456789012").principal_id,
             "ApproximateFirstReceiveTimestamp": str(START_MS),
         },
         "messageAttributes": {
