@@ -13,7 +13,7 @@ from ._lazy import lazy_exports
 if TYPE_CHECKING:
     from .fake.facade import FakeSQS, fake_sqs
     from .fake.options import Options
-    from .fake.records import Call, DeadLetter, HistoryEvent
+    from .fake.records import Call, DeadLetter, HistoryEvent, RefusedDelivery
     from .fake.trigger import InvocationContext, TriggerReport
     from .fake.views import Backlog, MessageView, QueueView
     from .server.server import FakeSQSServer
@@ -29,6 +29,7 @@ __all__ = [
     "MessageView",
     "Options",
     "QueueView",
+    "RefusedDelivery",
     "TriggerReport",
     "fake_sqs",
 ]
@@ -47,6 +48,7 @@ __getattr__, __dir__ = lazy_exports(
         "MessageView": ".fake.views",
         "Options": ".fake.options",
         "QueueView": ".fake.views",
+        "RefusedDelivery": ".fake.records",
         "TriggerReport": ".fake.trigger",
         "fake_sqs": ".fake.facade",
     },

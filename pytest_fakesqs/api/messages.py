@@ -41,11 +41,7 @@ class SendRules:
 def send_rules(
     service: Service, queue: Queue, ctx: RequestContext, *, in_batch: bool
 ) -> SendRules:
-    plain = (
-        None
-        if queue.settings.fifo or ctx.trace_header
-        else _sender_only(ctx.sender_id)
-    )
+    plain = None if queue.settings.fifo or ctx.trace_header else _sender_only(ctx.sender_id)
     return SendRules(max_message_size(service, queue), in_batch, plain)
 
 

@@ -20,11 +20,12 @@ from ..transport.moto_identity import issued_principal
 from .calls import CallLog
 from .dead_letters import DeadLetterBook, Matcher
 from .declare import declare_queues
+from .deliveries import RefusedDeliveries
 from .directory import QueueDirectory
 from .faults import FaultInjector
 from .history import MessageLog
 from .options import Options, make_options
-from .records import PRIVATE, Call, DeadLetter, HistoryEvent
+from .records import PRIVATE, Call, DeadLetter, HistoryEvent, RefusedDelivery
 from .time_travel import advance_to_next_event
 from .trigger import Handler, Shape, TriggerDriver, TriggerReport
 from .views import QueueView
@@ -74,6 +75,7 @@ class FakeSQS:
         self.message_log = MessageLog(self.broker)
         self._dead_letters = DeadLetterBook(self.directory, self.message_log, self.started_at)
         self._calls = CallLog(self.handler, self.service)
+        self._refused = RefusedDeliveries(self.handler)
         self._active = False
         self._env_set: list[str] = []
 
@@ -258,6 +260,11 @@ class FakeSQS:
     def calls(self, action: str | None = None) -> list[Call]:
         """The SQS calls the code under test made, oldest first (only `action`'s, if given)."""
         return self._calls.calls(action)
+
+    def refused_deliveries(self) -> list[RefusedDelivery]:
+        """SNS / S3 / EventBridge deliveries a queue's Policy refused (enforce_policies=True);
+        each was dropped, as on AWS, and says which statement was missing or denied it."""
+        return self._refused.refused()
 
     def teardown_problems(self) -> list[str]:
         """Texts for the checks the options turned on (assert_dlq_empty, ...) that fail."""

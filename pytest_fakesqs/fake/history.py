@@ -24,6 +24,10 @@ class MessageLog:
         # nothing the garbage collector scans. Later copies (moves) are rare.
         self._first: dict[str, Message | Story] = {}
         self._moves: dict[str, list[tuple[str, Message]]] = {}
+        # Who sent each message (its SenderId, shown on the "sent" event): one sender for
+        # most tests, so only messages of a different one take an entry.
+        self._usual_sender: str | None = None
+        self._other_senders: dict[str, str] = {}
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
         broker.deleted_listeners.append(self._deleted)
@@ -34,6 +38,15 @@ class MessageLog:
             for message in messages:
                 if first.setdefault(message.message_id, message) is not message:
                     self._moves.setdefault(message.message_id, []).append((queue.name, message))
+                    continue
+                system = message.system
+                sender = None if system is None else system.get("SenderId")
+                if sender is None or sender == self._usual_sender:
+                    continue
+                if self._usual_sender is None:
+                    self._usual_sender = sender
+                else:
+                    self._other_senders[message.message_id] = sender
 
     def _deleted(self, messages: list[Message]) -> None:
         """A message deleted for good is kept as its Story from now on (one that was moved
@@ -85,10 +98,13 @@ class MessageLog:
             copies = self._copies(message_id)
         if not copies:
             raise LookupError(f"no message with id {message_id!r} was sent while the fake was on")
+        sender = self._other_senders.get(message_id, self._usual_sender)
         events: list[HistoryEvent] = []
         for queue_name, copy in copies:
             timeline = copy.timeline() if isinstance(copy, Message) else story_timeline(copy)
             for at, event, detail in timeline[len(events) :]:
+                if event is Event.SENT and not detail and sender is not None:
+                    detail = f"by {sender}"
                 events.append(
                     HistoryEvent(
                         at=moment(at),

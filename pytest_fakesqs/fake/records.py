@@ -80,3 +80,23 @@ class Call:
     @property
     def outcome(self) -> str:
         return "ok" if self.error_code is None else self.error_code
+
+
+@dataclass(frozen=True, kw_only=True)
+class RefusedDelivery:
+    """A service's delivery (SNS, S3, EventBridge through moto) the queue's Policy refused: the
+    message was dropped, as on AWS (`fakesqs.refused_deliveries()`, enforce_policies=True)."""
+
+    at: datetime
+    service: str  # "sns.amazonaws.com"
+    source_arn: str | None  # the topic, bucket or rule
+    queue: str
+    reason: str  # "no statement allows sns.amazonaws.com from arn:aws:sns:...:orders"
+    body: str
+    _token: InitVar[object] = None
+
+    def __post_init__(self, _token: object) -> None:
+        refuse_outside(_token, "RefusedDelivery")
+
+    def __str__(self) -> str:
+        return f"{self.service} into {self.queue}: refused, {self.reason}"

@@ -25,8 +25,21 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
             "random choices"
         )
     lines += _queue_lines(fake)
+    lines += _refused_lines(fake)
     lines += _message_lines(fake, verbose=verbose, now=now)
     return "\n".join(lines)
+
+
+def _refused_lines(fake: FakeSQS) -> list[str]:
+    refused = fake.refused_deliveries()
+    if not refused:
+        return []
+    count = "1 delivery" if len(refused) == 1 else f"{len(refused)} deliveries"
+    lines = [f"{count} refused by a queue policy, and dropped as on AWS:"]
+    for delivery in refused:
+        when = offset(delivery.at.timestamp() - fake.started_at)
+        lines.append(f"  {when} {delivery}")
+    return lines
 
 
 def _queue_lines(fake: FakeSQS) -> list[str]:

@@ -20,7 +20,9 @@ from collections.abc import Callable
 from typing import Any
 
 from ..api import RequestContext
+from ..api.principals import Principal, service_principal
 from ..protocol import WireHandler, WireRequest
+from . import moto_sources
 from .inprocess import current_handler
 
 MotoSqsBackend = Any  # moto.sqs.models.SQSBackend, looked up at install time
@@ -37,7 +39,9 @@ def _stubber_call(self: Any, event_name: str, request: Any, **kwargs: Any) -> An
 def _fake_queue_url(handler: WireHandler, backend: MotoSqsBackend, queue_name: str) -> str | None:
     """The fake's URL for the queue moto means, trying moto's account, then the fake's."""
     ctx = RequestContext(region=backend.region_name, account_id=handler.account_id)
-    for account_id in (backend.account_id, handler.account_id):
+    source = moto_sources.current()
+    named = () if source is None or source.queue_account is None else (source.queue_account,)
+    for account_id in (*named, backend.account_id, handler.account_id):
         queue = handler.service.broker.find((backend.region_name, account_id, queue_name))
         if queue is not None:
             return handler.service.queue_url(ctx, queue)
@@ -45,7 +49,11 @@ def _fake_queue_url(handler: WireHandler, backend: MotoSqsBackend, queue_name: s
 
 
 def _call(
-    handler: WireHandler, backend: MotoSqsBackend, action: str, params: dict[str, Any]
+    handler: WireHandler,
+    backend: MotoSqsBackend,
+    action: str,
+    params: dict[str, Any],
+    delivered_by: Principal | None = None,
 ) -> tuple[int, dict[str, Any]]:
     """One SQS call as the delivering service makes it: signed by its account, in its region."""
     region = backend.region_name
@@ -59,11 +67,29 @@ def _call(
     body = json.dumps(params).encode()
     response = handler.handle(
         WireRequest(
-            "POST", f"https://sqs.{region}.amazonaws.com/", headers, body, from_aws_service=True
+            "POST",
+            f"https://sqs.{region}.amazonaws.com/",
+            headers,
+            body,
+            from_aws_service=True,
+            delivered_by=delivered_by,
         )
     )
     result = json.loads(response.body or b"{}")
     return response.status, result if isinstance(result, dict) else {}
+
+
+def _delivering_service() -> Principal | None:
+    """The service principal of the delivery under way (see moto_sources), if known."""
+    source = moto_sources.current()
+    if source is None:
+        return None
+    return service_principal(
+        source.service,
+        account_id=source.source_account,
+        source_arn=source.source_arn,
+        source_account=source.source_account,
+    )
 
 
 def _wire_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
@@ -112,7 +138,8 @@ def _send_message(
         if args.get(arg) is not None:
             params[param] = args[arg]
     # Like AWS, a failed delivery does not fail the publisher; the fake's call log shows it.
-    _status, result = _call(handler, backend, "SendMessage", params)
+    # As the delivering service: with enforce_policies, the queue's Policy must allow it.
+    _status, result = _call(handler, backend, "SendMessage", params, _delivering_service())
     message_class = importlib.import_module("moto.sqs.models").Message
     return message_class(str(result.get("MessageId", "")), args["message_body"])
 
@@ -151,9 +178,11 @@ def install() -> None:
     for owner, name, replacement in replacements:
         _patched.append((owner, name, owner.__dict__[name]))
         setattr(owner, name, replacement)
+    moto_sources.install()
 
 
 def uninstall() -> None:
+    moto_sources.uninstall()
     while _patched:
         owner, name, original = _patched.pop()
         setattr(owner, name, original)

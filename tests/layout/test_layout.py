@@ -88,6 +88,7 @@ PUBLIC_NAMES = [
     "MessageView",
     "Options",
     "QueueView",
+    "RefusedDelivery",
     "TriggerReport",
     "fake_sqs",
 ]

@@ -9,6 +9,7 @@ import boto3
 import pytest
 
 from pytest_fakesqs import DeadLetter, FakeSQS
+from pytest_fakesqs.api.principals import iam_user
 
 from .conftest import literal
 
@@ -207,7 +208,7 @@ def test_assert_no_dead_letters_shows_each_timeline(fakesqs: FakeSQS) -> None:
     assert failure(lambda: fakesqs.assert_no_dead_letters("orders")) == (
         "assert_no_dead_letters: expected no dead letters for orders, found 1:\n"
         f"  - {message_id[:8]} from orders to orders-dlq after 2 receives, body 'boom'\n"
-        "            +0s  orders: sent\n"
+        f"            +0s  orders: sent by {iam_user('a', '123456789012').principal_id}\n"
         "              …  2 more events (add -v to show all)\n"
         f"           +30s  orders: received {second_receive}\n"
         "           +60s  orders: visible again\n"

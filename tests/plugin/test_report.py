@@ -52,7 +52,7 @@ def test_a_failed_test_gets_a_fakesqs_section(pytester: pytest.Pytester) -> None
             "1 message not deleted:",
             "  * in orders-dlq: visible, received 3 times, body 'stuck xxxxxxxxxxxxxxxxxxxxxxxxx"
             "xxxxxxxxx'… (56 chars)",
-            "          +0s  orders: sent",
+            "          +0s  orders: sent by AIDA*",
             "            …  4 more events (add -v to show all)",
             "         +60s  orders: received #3 handle …*",
             "         +90s  orders: visible again",
@@ -72,7 +72,7 @@ def test_verbose_shows_every_event_and_the_whole_body(pytester: pytest.Pytester)
         [
             "*- fakesqs -*",
             literal("  * in orders-dlq: visible, received 3 times, body 'stuck " + "x" * 50 + "'"),
-            "          +0s  orders: sent",
+            "          +0s  orders: sent by AIDA*",
             "          +0s  orders: received #1 handle …*",
             "         +30s  orders: visible again",
             "         +30s  orders: received #2 handle …*",

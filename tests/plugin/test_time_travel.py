@@ -8,7 +8,11 @@ import boto3
 import pytest
 
 from pytest_fakesqs import FakeSQS, HistoryEvent
+from pytest_fakesqs.api.principals import iam_user
 from pytest_fakesqs.engine.schedule import due_by
+
+# The SenderId of the client's access key "a" in the fake's default account.
+SENDER = iam_user("a", "123456789012").principal_id
 
 
 def client() -> Any:
@@ -149,7 +153,7 @@ def test_history_follows_a_message_across_queues(fakesqs: FakeSQS) -> None:
     sqs.delete_message(QueueUrl=dlq, ReceiptHandle=moved["ReceiptHandle"])
     history = fakesqs.history(message_id)
     assert [(e.at.second, e.queue, e.event, e.detail) for e in history] == [
-        (0, "work", "sent", ""),
+        (0, "work", "sent", f"by {SENDER}"),
         (0, "work", "received", f"#1 handle …{handle[-8:]}"),
         (0, "work", "visibility changed", "20s"),
         (20, "work", "visible again", ""),
@@ -158,7 +162,7 @@ def test_history_follows_a_message_across_queues(fakesqs: FakeSQS) -> None:
         (20, "dlq", "received", f"#2 handle …{moved['ReceiptHandle'][-8:]}"),
         (20, "dlq", "deleted", ""),
     ]
-    assert str(history[0]) == "2024-01-01T00:00:00+00:00 work: sent"
+    assert str(history[0]) == f"2024-01-01T00:00:00+00:00 work: sent by {SENDER}"
     with pytest.raises(LookupError, match=r"^no message with id 'nope' was sent while the fake"):
         fakesqs.history("nope")
 
