@@ -58,6 +58,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ACCESS_KEY:SECRET_KEY",
         help="a key pair accepted by --verify-signatures (repeatable)",
     )
+    serve.add_argument(
+        "--account",
+        action="append",
+        default=[],
+        metavar="ACCESS_KEY:ACCOUNT_ID",
+        help="the account an access key belongs to (repeatable; a 12-digit key is that account)",
+    )
+    serve.add_argument(
+        "--enforce-policies",
+        action="store_true",
+        help="authorise every call against the queue's Policy, as AWS does (docs/policies.md)",
+    )
     faults = serve.add_argument_group("fault injection (see docs/fault-injection.md)")
     faults.add_argument(
         "--duplicate-delivery",
@@ -90,6 +102,12 @@ def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Fake
         if not sep or not access_key or not secret_key:
             parser.error(f"--credential must be ACCESS_KEY:SECRET_KEY; got {pair!r}")
         credentials[access_key] = secret_key
+    accounts: dict[str, str] = {}
+    for pair in args.account:
+        access_key, sep, account_id = pair.partition(":")
+        if not sep or not access_key or not account_id:
+            parser.error(f"--account must be ACCESS_KEY:ACCOUNT_ID; got {pair!r}")
+        accounts[access_key] = account_id
     try:
         options = make_options(
             clock=args.clock,
@@ -99,6 +117,8 @@ def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Fake
             queues=load_queues(args.queues) if args.queues else {},
             verify_signatures=args.verify_signatures,
             credentials=credentials,
+            accounts=accounts,
+            enforce_policies=args.enforce_policies,
             duplicate_delivery=args.duplicate_delivery,
             standard_order=args.standard_order,
             empty_receives=args.empty_receives,
