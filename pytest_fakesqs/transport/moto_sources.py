@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextvars
 import functools
 import importlib
+import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,14 +39,18 @@ def current() -> DeliverySource | None:
     return _current.get()
 
 
-def _delivering(
-    original: Callable[..., Any], source_of: Callable[..., DeliverySource | None]
-) -> Callable[..., Any]:
+Arguments = dict[str, Any]  # a call's arguments by parameter name
+SourceOf = Callable[[Arguments], DeliverySource | None]
+
+
+def _delivering(original: Callable[..., Any], source_of: SourceOf) -> Callable[..., Any]:
+    signature = inspect.signature(original)
+
     @functools.wraps(original)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            source = source_of(*args, **kwargs)
-        except (AttributeError, IndexError, TypeError):  # a moto this was not written for
+            source = source_of(dict(signature.bind(*args, **kwargs).arguments))
+        except (AttributeError, IndexError, KeyError, TypeError):  # a moto not written for
             source = None
         token = _current.set(source)
         try:
@@ -56,7 +61,8 @@ def _delivering(
     return wrapper
 
 
-def _from_subscription(subscription: Any, *_args: Any, **_kwargs: Any) -> DeliverySource | None:
+def _from_subscription(arguments: Arguments) -> DeliverySource | None:
+    subscription = arguments["self"]
     if subscription.protocol != "sqs":
         return None
     topic = subscription.topic
@@ -64,20 +70,21 @@ def _from_subscription(subscription: Any, *_args: Any, **_kwargs: Any) -> Delive
     return DeliverySource("sns.amazonaws.com", topic.arn, topic.account_id, queue_account)
 
 
-def _from_bucket(
-    account_id: str, _event: Any, bucket: Any, *_args: Any, **_kwargs: Any
-) -> DeliverySource:
-    return DeliverySource("s3.amazonaws.com", f"arn:aws:s3:::{bucket.name}", str(account_id))
+def _from_bucket(arguments: Arguments) -> DeliverySource:
+    bucket_arn = f"arn:aws:s3:::{arguments['bucket'].name}"
+    return DeliverySource("s3.amazonaws.com", bucket_arn, str(arguments["account_id"]))
 
 
-def _from_rule(rule: Any, *_args: Any, **_kwargs: Any) -> DeliverySource:
+def _from_rule(arguments: Arguments) -> DeliverySource:
+    rule = arguments["self"]
     return DeliverySource("events.amazonaws.com", rule.arn, str(rule.account_id))
 
 
 # (module, owner attribute or "", method): where moto delivers, and what says whose delivery.
-_DELIVERIES: tuple[tuple[str, str, str, Callable[..., DeliverySource | None]], ...] = (
+_DELIVERIES: tuple[tuple[str, str, str, SourceOf], ...] = (
     ("moto.sns.models", "Subscription", "publish", _from_subscription),
     ("moto.s3.notifications", "", "send_event", _from_bucket),
+    ("moto.s3.notifications", "", "send_test_event", _from_bucket),
     ("moto.events.models", "Rule", "_send_to_sqs_queue", _from_rule),
 )
 
