@@ -21,6 +21,7 @@ class Service(Protocol):
     flavor: Flavor
     limits: Limits
     addressing: Addressing
+    enforce_policies: bool  # authorise each call against the queue's Policy (authorization.py)
 
     def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]: ...
 

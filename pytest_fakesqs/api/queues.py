@@ -103,7 +103,7 @@ def _create(
     return {"QueueUrl": service.queue_url(ctx, queue)}
 
 
-def _check_enforceable(service: SqsService, attributes: dict[str, str]) -> None:
+def _check_enforceable(service: Service, attributes: dict[str, str]) -> None:
     if service.enforce_policies and attributes.get("Policy"):
         authorization.check_policy(attributes["Policy"], enforcing=True)
 
