@@ -58,6 +58,10 @@ class QueueDirectory:
             # A client signing for another region than the fake's made it: unambiguous by name.
             same_name = [q for q in self.broker.queues() if q.key[1:] == key[1:]]
             queue = same_name[0] if len(same_name) == 1 else None
+        if queue is None and key is not None and "://" not in name_or_url:
+            # By name, another account's queue (a client signing as that account made it).
+            anywhere = [q for q in self.broker.queues() if q.name == key[2]]
+            queue = anywhere[0] if len(anywhere) == 1 else None
         if queue is None:
             names = (
                 q.name if q.key[0] == self.region else f"{q.name} ({q.key[0]})"

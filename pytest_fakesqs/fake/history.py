@@ -27,6 +27,7 @@ class MessageLog:
         # Who sent each message (its SenderId, shown on the "sent" event): one sender for
         # most tests, so only messages of a different one take an entry.
         self._usual_sender: str | None = None
+        self._usual_system: object = None  # the usual sender's shared {"SenderId": ...}
         self._other_senders: dict[str, str] = {}
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
@@ -40,11 +41,13 @@ class MessageLog:
                     self._moves.setdefault(message.message_id, []).append((queue.name, message))
                     continue
                 system = message.system
+                if system is self._usual_system:  # most messages: one check, no lookup
+                    continue
                 sender = None if system is None else system.get("SenderId")
                 if sender is None or sender == self._usual_sender:
                     continue
                 if self._usual_sender is None:
-                    self._usual_sender = sender
+                    self._usual_sender, self._usual_system = sender, system
                 else:
                     self._other_senders[message.message_id] = sender
 

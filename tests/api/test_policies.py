@@ -113,6 +113,13 @@ def test_each_account_lists_and_names_its_own_queues(connect: Connect) -> None:
 
 
 @ACCOUNTS
+def test_the_fake_finds_another_accounts_queue_by_name(connect: Connect, fakesqs: FakeSQS) -> None:
+    url = connect(ALICE_KEY).create_queue(QueueName="partner-only")["QueueUrl"]
+    assert fakesqs.queue("partner-only").url == url
+    assert fakesqs.queue(url).url == url
+
+
+@ACCOUNTS
 def test_a_name_resolves_in_the_callers_account_only(connect: Connect) -> None:
     connect(OWNER).create_queue(QueueName="only-mine")
     with pytest.raises(ClientError) as caught:
