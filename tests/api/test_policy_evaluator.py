@@ -323,7 +323,11 @@ def reference_matches(statement: dict[str, Any], req: AccessRequest) -> bool:
         if kind == "Service":
             if who is not SNS:
                 return False
-        elif who is SNS or (name.isdigit() and name != who.account_id) or (not name.isdigit() and who.arn != name):
+        elif (
+            who is SNS
+            or (name.isdigit() and name != who.account_id)
+            or (not name.isdigit() and who.arn != name)
+        ):
             return False
     wanted = {
         "sqs:*": ACTIONS,
