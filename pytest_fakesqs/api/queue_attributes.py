@@ -137,7 +137,9 @@ def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
         if value not in rule.choices:
             raise invalid_value(rule.name)
         return value
-    if rule.kind == "json" and value:  # the Policy: a document AWS would store (policy.py)
+    # The Policy must be a document AWS would store (policy.py). AWS's refusal, "Invalid value
+    # for the parameter Policy.", is quoted in hashicorp/terraform-provider-aws PR #42209 (2025).
+    if rule.kind == "json" and value:
         try:
             policy.parse(value)
         except policy.MalformedPolicy:

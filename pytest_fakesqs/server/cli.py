@@ -168,6 +168,8 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
                 f"standard_order={options.standard_order}, "
                 f"empty_receives={options.empty_receives}); seed {fake.seed}"
             )
+        if options.enforce_policies:
+            startup.append("fakesqs: enforcing queue policies (docs/policies.md)")
         for queue in sorted(fake.broker.queues(), key=lambda q: q.name):
             startup.append(f"fakesqs: queue {queue.name}: {fake.service.queue_url(here, queue)}")
         _print("\n".join(startup))  # one write: a client may start as soon as it sees the banner
