@@ -37,7 +37,7 @@ class FaultInjector:
         empty_receives: float = 0.0,
     ) -> None:
         self._fake = fake
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.seed = seed if seed is not None else self.fresh_seed()
         self.plan = FaultPlan(
             self.seed,
             duplicate_delivery=duplicate_delivery,
@@ -50,6 +50,10 @@ class FaultInjector:
         if self.plan.active:
             fake.broker.set_faults(self.plan)
         fake.handler.interceptors.append(self._intercept)
+
+    @staticmethod
+    def fresh_seed() -> int:
+        return random.SystemRandom().randrange(2**32)
 
     # -- from the test -------------------------------------------------------------------------
 
