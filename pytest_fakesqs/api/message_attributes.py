@@ -11,7 +11,8 @@ from typing import Any
 from .errors import Err, SqsError
 from .md5 import AttributeValues, md5_of_attributes
 
-_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,256}$")
+# Letters and digits of any script (AWS-validated: `attr.1øßä` is valid), `_`, `-` and `.`.
+_NAME = re.compile(r"^[\w.\-]{1,256}$")
 _TYPE = re.compile(r"^(String|Number|Binary)(\..+)?$")
 # Characters SQS accepts in bodies and string values (XML 1.0's Char production).
 _INVALID_CHARS = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -56,11 +57,13 @@ def _parse_one(name: str, spec: Any) -> tuple[str, str | bytes]:
         raise _invalid(
             f"Message (user) attribute '{name}' must contain a non-empty attribute type."
         )
-    if len(data_type) > 256 or not _TYPE.match(data_type):
+    if not _TYPE.match(data_type):
         raise _invalid(
-            f"Message (user) attribute '{name}' has an invalid data type: '{data_type}'. "
-            "Type must start with String, Number or Binary."
+            f"The type of message (user) attribute '{name}' is invalid. You must use only the "
+            "following supported type prefixes: Binary, Number, String."
         )
+    if len(data_type) > 256:
+        raise _invalid("Message (user) attribute types must be shorter than 256 Bytes")
     if spec.get("StringListValues") or spec.get("BinaryListValues"):
         raise SqsError(
             Err.UnsupportedOperation,
