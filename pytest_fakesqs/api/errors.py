@@ -1,7 +1,7 @@
 """The error catalogue: one row per AWS error (shape, query code, HTTP status, fault).
 
-Validation raises `SqsError(Err.X, text)`; the protocol layer renders the row on the wire;
-tests iterate the table.
+Validation raises a row of the error-text table (error_texts.Text, each text with its source),
+which names its row here; the protocol layer renders the row on the wire; tests iterate both.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ class ErrorSpec:
     fault: Literal["Sender", "Receiver"] = "Sender"
     # True for shapes botocore models as exceptions (client.exceptions.<shape>).
     modelled: bool = True
-    # AWS's fixed XML <Message> where the query protocol words the error differently from JSON.
+    # AWS's fixed XML <Message> where the query protocol words the error differently from JSON
+    # (a row of the error-text table too, with its source).
     query_message: str | None = None
 
 
@@ -122,19 +123,3 @@ class SqsError(Exception):
 
     def __repr__(self) -> str:
         return f"SqsError({self.spec.query_code!r}, {self.message!r})"
-
-
-def invalid_parameter(name: str, value: object, reason: str) -> SqsError:
-    """AWS's common "Value X for parameter Y is invalid. Reason: Z." answer."""
-    return SqsError(
-        Err.InvalidParameterValue,
-        f"Value {value} for parameter {name} is invalid. Reason: {reason}",
-    )
-
-
-def missing_parameter(name: str) -> SqsError:
-    return SqsError(Err.MissingParameter, f"The request must contain the parameter {name}.")
-
-
-def queue_does_not_exist() -> SqsError:
-    return SqsError(Err.QueueDoesNotExist, "The specified queue does not exist.")

@@ -53,16 +53,7 @@ class MessageIds:
 
     def __call__(self) -> str:
         digits = "%032x" % (self._bits(128) & _KEEP | _SET)
-        return (
-            "%s-%s-%s-%s-%s"
-            % (  # noqa: UP031
-                digits[:8],
-                digits[8:12],
-                digits[12:16],
-                digits[16:20],
-                digits[20:],
-            )
-        )
+        return f"{digits[:8]}-{digits[8:12]}-{digits[12:16]}-{digits[16:20]}-{digits[20:]}"
 
 
 def new_handle(queue_uid: str, message_id: str) -> str:

@@ -16,6 +16,7 @@ from xml.etree import ElementTree
 import pytest
 
 from pytest_fakesqs.api import RequestContext, SqsService
+from pytest_fakesqs.api.error_texts import Text
 from pytest_fakesqs.engine import Broker, Clock, State
 from pytest_fakesqs.protocol import WireHandler, WireRequest, WireResponse
 
@@ -170,7 +171,7 @@ def test_a_batch_entry_with_a_lone_surrogate_fails_alone_instead_of_crashing() -
                 "Id": "a",
                 "SenderFault": True,
                 "Code": "InvalidParameterValue",
-                "Message": "Message (user) attribute name 'a\ud800' is invalid.",
+                "Message": Text.ATTRIBUTE_NAME_INVALID.template,
             },
             {
                 "Id": "c",
