@@ -22,6 +22,12 @@ def has_invalid_characters(text: str) -> bool:
     return _INVALID_CHARS.search(text) is not None
 
 
+def first_invalid_character(text: str) -> str | None:
+    """The first character SQS refuses, as its error names it ("#x7"); None if there is none."""
+    found = _INVALID_CHARS.search(text)
+    return None if found is None else f"#x{ord(found.group()):X}"
+
+
 def parse_attributes(
     raw: Mapping[str, Any], *, max_count: int
 ) -> dict[str, tuple[str, str | bytes]]:
@@ -125,6 +131,7 @@ def select(attributes: AttributeValues, requested: list[str]) -> dict[str, tuple
 
 __all__ = [
     "attributes_size",
+    "first_invalid_character",
     "has_invalid_characters",
     "md5_of_attributes",
     "parse_attributes",

@@ -141,8 +141,9 @@ def _checked_body(body: Any) -> bytes:
         raise Text.MISSING_PARAMETER(name="MessageBody")
     if not isinstance(body, str):
         raise Text.NOT_A_STRING(name="MessageBody", value=body)
-    if ma.has_invalid_characters(body):
-        raise Text.INVALID_MESSAGE_CONTENTS()
+    invalid = ma.first_invalid_character(body)
+    if invalid is not None:
+        raise Text.INVALID_MESSAGE_CONTENTS(character=invalid)
     return body.encode("utf-8")
 
 

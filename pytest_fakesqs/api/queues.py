@@ -27,7 +27,7 @@ PURGE_INTERVAL = 60.0
 def _check_name(name: str, *, fifo: bool, max_length: int) -> None:
     stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
     if fifo != name.endswith(".fifo") or len(name) > max_length or not _QUEUE_NAME.match(stem):
-        if fifo or name.endswith(".fifo"):
+        if fifo:  # a standard queue named *.fifo gets the plain text (botocore#3058)
             raise Text.FIFO_QUEUE_NAME_INVALID()
         raise Text.QUEUE_NAME_INVALID()
 

@@ -30,7 +30,8 @@ def handle_error(queue: Queue, exc: Exception, action: str) -> SqsError | None:
             return Text.RECEIPT_HANDLE_EXPIRED(handle=exc.handle)
         return None
     if isinstance(exc, VisibilityLimitExceeded):
-        return Text.VISIBILITY_BEYOND_LIMIT(handle=exc.handle)
+        timeout = int(exc.timeout) if exc.timeout == int(exc.timeout) else exc.timeout
+        return Text.VISIBILITY_BEYOND_LIMIT(timeout=timeout)
     return None
 
 

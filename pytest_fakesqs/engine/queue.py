@@ -360,7 +360,7 @@ class Queue:
     def change_visibility(self, handle: str, timeout: float, now: float) -> Message:
         message = self.lookup_in_flight(handle)
         if now + timeout - message.received_at > MAX_VISIBILITY:
-            raise VisibilityLimitExceeded(handle)
+            raise VisibilityLimitExceeded(handle, timeout)
         message.record(now, Event.VISIBILITY_CHANGED, f"{timeout:g}s")
         if timeout <= 0:
             self._leave_flight(message)

@@ -196,3 +196,54 @@ def test_message_ids_repeat_with_the_seed(protocol: str, tmp_path: Path) -> None
 
     assert ids(11) == ids(11)
     assert ids(11) != ids(12)
+
+
+# -- error texts newly sourced from quoted AWS replies (see api/error_texts.py) --------------------
+
+
+def test_a_standard_queue_named_like_a_fifo_queue_gets_the_plain_name_text(client: Any) -> None:
+    # boto/botocore#3058 (2023): the AWS reply to CreateQueue(QueueName="messages.fifo").
+    assert _error(client.create_queue, QueueName="messages.fifo") == (
+        "InvalidParameterValue",
+        "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
+    )
+
+
+def test_a_visibility_change_past_twelve_hours_names_the_timeout(
+    fakesqs: FakeSQS, client: Any
+) -> None:
+    # localstack/localstack#3956 (2021) quotes AWS's reply.
+    url = _queue(client)
+    client.send_message(QueueUrl=url, MessageBody="m")
+    handle = client.receive_message(QueueUrl=url)["Messages"][0]["ReceiptHandle"]
+    fakesqs.advance(10)  # still in flight (30 s), 10 s into its 12 hours
+    call = client.change_message_visibility
+    assert _error(call, QueueUrl=url, ReceiptHandle=handle, VisibilityTimeout=43200) == (
+        "InvalidParameterValue",
+        "Value 43200 for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout "
+        "for the message is beyond the limit [43200 seconds]",
+    )
+
+
+def test_a_body_with_a_control_character_names_it(client: Any) -> None:
+    # asim/nitro-plugins#437 (2019) quotes AWS's reply.
+    url = _queue(client)
+    assert _error(client.send_message, QueueUrl=url, MessageBody="bell \x07") == (
+        "InvalidMessageContents",
+        "Invalid binary character '#x7' was found in the message body, the set of allowed "
+        "characters is #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].",
+    )
+
+
+def test_batch_texts_quoted_from_aws(client: Any) -> None:
+    url = _queue(client)
+    # aws/aws-sdk-php#630 (2015); elixir-broadway/broadway_sqs#49 (2020).
+    assert _error(client.delete_message_batch, QueueUrl=url, Entries=[]) == (
+        "AWS.SimpleQueueService.EmptyBatchRequest",
+        "There should be at least one DeleteMessageBatchRequestEntry in the request.",
+    )
+    twice = [{"Id": "same", "MessageBody": "a"}, {"Id": "same", "MessageBody": "b"}]
+    assert _error(client.send_message_batch, QueueUrl=url, Entries=twice) == (
+        "AWS.SimpleQueueService.BatchEntryIdsNotDistinct",
+        "Id same repeated.",
+    )

@@ -177,8 +177,7 @@ def test_a_batch_entry_with_a_lone_surrogate_fails_alone_instead_of_crashing() -
                 "Id": "c",
                 "SenderFault": True,
                 "Code": "InvalidMessageContents",
-                "Message": "Invalid characters found. Valid unicode characters are #x9 | #xA | "
-                "#xD | #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+                "Message": Text.INVALID_MESSAGE_CONTENTS(character="#xD800").message,
             },
         ]
     }
