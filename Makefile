@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 QUERY_VENV ?= .venv-query
 QUERY_BOTO := 'boto3==1.28.80' 'botocore==1.31.80'
 
-.PHONY: examples test lint venv test-xdist test-aio test-query contract
+.PHONY: examples test lint venv test-xdist test-aio test-query contract test-pythons test-oldest test-wheel
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -54,3 +54,45 @@ test-query: $(QUERY_VENV)/.installed
 # Contract mode: the examples against `fakesqs serve` in another process, as against AWS.
 contract: $(VENV)/.installed
 	BIN=$(BIN) bash .ci/contract
+
+# Every supported Python. pyenv's shims answer only for the version named; elsewhere any
+# python3.12 / python3.13 on PATH will do (PYENV_VERSION is then ignored).
+PY312 ?= env PYENV_VERSION=3.12.1 python3.12
+PY313 ?= env PYENV_VERSION=3.13.0 python3.13
+
+.venv-3.12/.installed: pyproject.toml
+	$(PY312) -m venv .venv-3.12
+	.venv-3.12/bin/python -m pip install -q --upgrade pip
+	.venv-3.12/bin/python -m pip install -q -e '.[test]'
+	touch $@
+
+.venv-3.13/.installed: pyproject.toml
+	$(PY313) -m venv .venv-3.13
+	.venv-3.13/bin/python -m pip install -q --upgrade pip
+	.venv-3.13/bin/python -m pip install -q -e '.[test]'
+	touch $@
+
+test-pythons: .venv-3.12/.installed .venv-3.13/.installed
+	.venv-3.12/bin/python -c 'import sys; assert sys.version_info[:2] == (3, 12), sys.version'
+	.venv-3.12/bin/python -m pytest -q -n 2
+	.venv-3.13/bin/python -c 'import sys; assert sys.version_info[:2] == (3, 13), sys.version'
+	.venv-3.13/bin/python -m pytest -q -n 2
+
+# The lowest versions pyproject.toml declares, so that the floor it promises is the one tested.
+OLDEST_VENV ?= .venv-oldest
+OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0'
+
+$(OLDEST_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(OLDEST_VENV)
+	$(OLDEST_VENV)/bin/python -m pip install -q --upgrade pip
+	$(OLDEST_VENV)/bin/python -m pip install -q $(OLDEST) -e '.[test]'
+	touch $@
+
+test-oldest: $(OLDEST_VENV)/.installed
+	$(OLDEST_VENV)/bin/python -c 'import botocore, pytest; assert (botocore.__version__, pytest.__version__) == ("1.31.80", "7.4.0")'
+	$(OLDEST_VENV)/bin/python -m pytest -q -n 2
+
+# As a user installs it: the wheel built, installed into a fresh venv in an empty folder, and an
+# example suite run against it (.ci/wheel-check).
+test-wheel: $(VENV)/.installed
+	BIN=$(BIN) PYTHON=$(PYTHON) bash .ci/wheel-check

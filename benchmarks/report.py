@@ -13,6 +13,7 @@ MAX_FAKE_OVER_FLOOR = 1.3
 MIN_MOTO_OVER_FAKE = 300.0
 MAX_ENGINE_GROWTH = 1.3
 MAX_BYTES_PER_MESSAGE = 1024.0
+MAX_PLUGIN_COST_MS = 25.0
 
 
 @dataclass
@@ -24,6 +25,7 @@ class Results:
     engine: dict[int, dict[str, float]] = field(default_factory=dict)  # depth -> op -> µs
     boto3: dict[int, dict[str, float]] = field(default_factory=dict)
     bytes_per_message: float = 0.0
+    plugin_cost: dict[str, float] | None = None  # with / without / added, seconds
 
     def fake_over_floor(self) -> float:
         return self.cycle_seconds["pytest-fakesqs"] / self.cycle_seconds["botocore floor"]
@@ -96,6 +98,7 @@ def markdown(results: Results, command: str) -> str:
         "",
         f"**Memory**: {results.bytes_per_message:,.0f} bytes per queued 100-byte message "
         "(tracemalloc, SendMessage through the api layer).",
+        *_plugin_cost_lines(results),
         "",
         "| target | result | |",
         "|---|---:|---|",
@@ -122,7 +125,25 @@ def markdown(results: Results, command: str) -> str:
         f"{results.bytes_per_message:,.0f} B | "
         f"{_verdict(results.bytes_per_message <= MAX_BYTES_PER_MESSAGE)} |"
     )
+    if results.plugin_cost is not None:
+        added = results.plugin_cost["added"] * 1000
+        lines.append(
+            f"| ≤ {MAX_PLUGIN_COST_MS:.0f} ms added to a run without SQS tests | {added:+.1f} ms | "
+            f"{_verdict(added <= MAX_PLUGIN_COST_MS)} |"
+        )
     return "\n".join(lines) + "\n"
+
+
+def _plugin_cost_lines(results: Results) -> list[str]:
+    if results.plugin_cost is None:
+        return []
+    cost = {name: seconds * 1000 for name, seconds in results.plugin_cost.items()}
+    return [
+        "",
+        f"**Plugin cost**: a pytest run of 20 plain tests takes {cost['without']:.0f} ms with "
+        f"`-p no:fakesqs` and {cost['with']:.0f} ms with the plugin installed: "
+        f"{cost['added']:+.1f} ms (medians of interleaved runs, `benchmarks/plugin_cost.py`).",
+    ]
 
 
 def chart(results: Results, path: Path) -> bool:

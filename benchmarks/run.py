@@ -15,6 +15,7 @@ from pathlib import Path
 import cycle
 import depth
 import memory
+import plugin_cost
 import report
 
 RESULTS = Path(__file__).resolve().parent / "results"
@@ -55,6 +56,8 @@ def main(argv: list[str] | None = None) -> int:
         results.boto3[depth_value] = depth.boto3_costs(depth_value, 20, args.samples)
     say("memory per queued message")
     results.bytes_per_message = memory.bytes_per_message(2_000 if quick else 20_000)
+    say("what the plugin adds to a pytest run without SQS tests")
+    results.plugin_cost = plugin_cost.measure(3 if quick else 15)
 
     command = "python benchmarks/run.py" + (" --quick" if quick else "")
     table = report.markdown(results, command)

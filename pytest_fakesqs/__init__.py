@@ -1,11 +1,22 @@
-"""pytest-fakesqs: Amazon SQS and Yandex Message Queue, faked in-process, with a virtual clock."""
+"""pytest-fakesqs: Amazon SQS and Yandex Message Queue, faked in-process, with a virtual clock.
 
-from .fake.facade import FakeSQS, fake_sqs
-from .fake.options import Options
-from .fake.records import Call, DeadLetter, HistoryEvent
-from .fake.trigger import InvocationContext, TriggerReport
-from .fake.views import Backlog, MessageView, QueueView
-from .server.server import FakeSQSServer
+The public names load on first use: pytest imports this package for every run, SQS tests or not,
+and botocore alone costs a quarter of a second to import.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .fake.facade import FakeSQS, fake_sqs
+    from .fake.options import Options
+    from .fake.records import Call, DeadLetter, HistoryEvent
+    from .fake.trigger import InvocationContext, TriggerReport
+    from .fake.views import Backlog, MessageView, QueueView
+    from .server.server import FakeSQSServer
 
 __all__ = [
     "Backlog",
@@ -21,3 +32,22 @@ __all__ = [
     "TriggerReport",
     "fake_sqs",
 ]
+
+# Names load on first use (see pytest_fakesqs._lazy).
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "Backlog": ".fake.views",
+        "Call": ".fake.records",
+        "DeadLetter": ".fake.records",
+        "FakeSQS": ".fake.facade",
+        "FakeSQSServer": ".server.server",
+        "HistoryEvent": ".fake.records",
+        "InvocationContext": ".fake.trigger",
+        "MessageView": ".fake.views",
+        "Options": ".fake.options",
+        "QueueView": ".fake.views",
+        "TriggerReport": ".fake.trigger",
+        "fake_sqs": ".fake.facade",
+    },
+)

@@ -17,7 +17,7 @@ from . import (
 )
 
 if TYPE_CHECKING:
-    from .service import Handler
+    from .core import Handler
 
 ACTIONS: dict[str, Handler] = {
     "CreateQueue": queues.create_queue,

@@ -14,12 +14,12 @@ from .errors import SqsError
 from .params import get_int, get_list
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 _ENTRY_ID = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 
 
-def check_entries(service: SqsService, params: dict[str, Any], action: str) -> list[dict[str, Any]]:
+def check_entries(service: Service, params: dict[str, Any], action: str) -> list[dict[str, Any]]:
     entries = get_list(params, "Entries")
     if not entries:
         raise Text.EMPTY_BATCH(action=action)
@@ -80,7 +80,7 @@ def _answer(successful: list[dict[str, Any]], failed: list[dict[str, Any]]) -> d
 
 
 def send_message_batch(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     entries = check_entries(service, params, "SendMessageBatch")
@@ -144,7 +144,7 @@ def _utf8_length(text: str) -> int:
 
 
 def delete_message_batch(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     entries = check_entries(service, params, "DeleteMessageBatch")
@@ -169,7 +169,7 @@ def delete_message_batch(
 
 
 def change_message_visibility_batch(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue: Queue = service.resolve_queue(params, ctx)
     entries = check_entries(service, params, "ChangeMessageVisibilityBatch")

@@ -12,12 +12,12 @@ from .error_texts import Text
 from .params import get_int, get_str
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 MAX_RESULTS = 1000
 
 
-def sources_of(service: SqsService, dead_letter_queue: Queue) -> list[Queue]:
+def sources_of(service: Service, dead_letter_queue: Queue) -> list[Queue]:
     """Every live queue whose redrive policy targets `dead_letter_queue`, by name."""
     return sorted(
         (
@@ -31,7 +31,7 @@ def sources_of(service: SqsService, dead_letter_queue: Queue) -> list[Queue]:
 
 
 def list_dead_letter_source_queues(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     max_results = get_int(params, "MaxResults")

@@ -1,7 +1,7 @@
 """The error texts: one row per text the fake answers with, its error row and its source.
 
 `raise Text.X(field=value)` builds the SqsError. Every row says where its wording comes from, so
-users (docs/fidelity.md) and tests (tests/api/test_error_texts.py) know which texts to trust:
+users (docs/fifo-and-aws-rules.md) and tests (tests/api/test_error_texts.py) know which texts to trust:
 
 - recorded: in the responses recorded against real SQS (tests/api/aws_recorded); the evidence
   names the scenario, and a test finds the text there;

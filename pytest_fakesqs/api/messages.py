@@ -16,13 +16,13 @@ from .md5 import md5_of_attributes, md5_of_encoded_body
 from .params import get_int, get_map, get_str
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 # Alphanumeric and punctuation, 1 to 128: MessageGroupId and MessageDeduplicationId.
 _FIFO_ID = re.compile(r"^[!-~]{1,128}$")
 
 
-def max_message_size(service: SqsService, queue: Queue) -> int:
+def max_message_size(service: Service, queue: Queue) -> int:
     """The queue's MaximumMessageSize, or the flavor's limit when the queue sets none."""
     configured = int(service.current_attributes(queue).get("MaximumMessageSize", "0"))
     return configured or service.limits.max_message_size
@@ -40,7 +40,7 @@ class SendRules:
 
 
 def send_rules(
-    service: SqsService, queue: Queue, ctx: RequestContext, *, in_batch: bool
+    service: Service, queue: Queue, ctx: RequestContext, *, in_batch: bool
 ) -> SendRules:
     plain = (
         None
@@ -51,7 +51,7 @@ def send_rules(
 
 
 def prepare(
-    service: SqsService, queue: Queue, entry: dict[str, Any], ctx: RequestContext, rules: SendRules
+    service: Service, queue: Queue, entry: dict[str, Any], ctx: RequestContext, rules: SendRules
 ) -> Outgoing:
     """Validate one SendMessage (or batch entry) with AWS's codes and texts."""
     encoded = _checked_body(entry.get("MessageBody"))
@@ -206,7 +206,7 @@ def send_result(
 
 
 def send_message(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     outgoing = prepare(service, queue, params, ctx, send_rules(service, queue, ctx, in_batch=False))

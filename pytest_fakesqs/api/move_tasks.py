@@ -15,7 +15,7 @@ from .errors import Err
 from .params import get_int, get_str, require_str
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 MAX_RATE = 500
 MAX_LIST_RESULTS = 10
@@ -23,7 +23,7 @@ MAX_LIST_RESULTS = 10
 FAILURE_REASONS = {MoveFailure.QUEUE_MISSING: Err.QueueDoesNotExist.spec.query_code}
 
 
-def _queue_by_arn(service: SqsService, arn: str, parameter: str) -> Queue:
+def _queue_by_arn(service: Service, arn: str, parameter: str) -> Queue:
     key = service.addressing.key_from_arn(arn)
     if key is None:
         raise Text.ARN_FORMAT(parameter=parameter)
@@ -53,7 +53,7 @@ def decode_handle(handle: str) -> tuple[str, str] | None:
 
 
 def start_message_move_task(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     source_arn = require_str(params, "SourceArn")
     destination_arn = get_str(params, "DestinationArn")
@@ -76,7 +76,7 @@ def start_message_move_task(
 
 
 def list_message_move_tasks(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     source = _queue_by_arn(service, require_str(params, "SourceArn"), "SourceArn")
     max_results = get_int(params, "MaxResults")
@@ -89,7 +89,7 @@ def list_message_move_tasks(
     return {"Results": [_describe(service, task) for task in tasks[: max_results or 1]]}
 
 
-def _describe(service: SqsService, task: MoveTask) -> dict[str, Any]:
+def _describe(service: Service, task: MoveTask) -> dict[str, Any]:
     source_arn = service.addressing.queue_arn(task.source)
     entry: dict[str, Any] = {"SourceArn": source_arn, "Status": task.status.value}
     if task.status is MoveStatus.RUNNING:  # the handle is listed only while it can be used
@@ -107,7 +107,7 @@ def _describe(service: SqsService, task: MoveTask) -> dict[str, Any]:
 
 
 def cancel_message_move_task(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     handle = require_str(params, "TaskHandle")
     decoded = decode_handle(handle)

@@ -12,7 +12,7 @@ from .error_texts import Text
 from .params import get_str_list, require_str
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 POLICY_VERSION = "2008-10-17"  # what AWS writes into the documents it builds (recorded)
 MAX_ACTIONS = 7
@@ -58,7 +58,7 @@ def _check_action(action: str) -> str:
     raise text(name="ActionName", value=f"SQS:{action}")
 
 
-def _policy(service: SqsService, queue: Queue) -> dict[str, Any] | None:
+def _policy(service: Service, queue: Queue) -> dict[str, Any] | None:
     text = service.current_attributes(queue).get("Policy", "")
     try:
         document = json.loads(text) if text else None
@@ -69,7 +69,7 @@ def _policy(service: SqsService, queue: Queue) -> dict[str, Any] | None:
     return None
 
 
-def _store(service: SqsService, queue: Queue, document: dict[str, Any] | None) -> None:
+def _store(service: Service, queue: Queue, document: dict[str, Any] | None) -> None:
     attributes = service.current_attributes(queue)
     if document is None or not document["Statement"]:
         attributes.pop("Policy", None)  # removing the last statement removes the policy
@@ -80,7 +80,7 @@ def _store(service: SqsService, queue: Queue, document: dict[str, Any] | None) -
 
 
 def add_permission(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     label = require_str(params, "Label")
@@ -117,7 +117,7 @@ def add_permission(
 
 
 def remove_permission(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     label = require_str(params, "Label")

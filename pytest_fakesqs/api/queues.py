@@ -17,7 +17,7 @@ from .errors import SqsError
 from .params import get_int, get_map, get_str, get_str_list, require_str
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 _QUEUE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 QUEUE_DELETED_WAIT = 60.0
@@ -33,7 +33,7 @@ def _check_name(name: str, *, fifo: bool, max_length: int) -> None:
 
 
 def create_queue(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     name = require_str(params, "QueueName")
     requested = get_map(params, "Attributes")
@@ -55,7 +55,7 @@ def create_queue(
 
 
 def _create(
-    service: SqsService,
+    service: Service,
     name: str,
     requested: dict[str, Any],
     tags: dict[str, Any],
@@ -92,7 +92,7 @@ def _create(
 
 
 def _check_same(
-    service: SqsService, existing: Queue, attributes: dict[str, str], tags: dict[str, Any]
+    service: Service, existing: Queue, attributes: dict[str, str], tags: dict[str, Any]
 ) -> None:
     """Creating an existing queue again succeeds only with the same attributes (YMQ: and tags)."""
     current = service.current_attributes(existing)
@@ -110,7 +110,7 @@ def _check_same(
 
 
 def get_queue_url(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     name = require_str(params, "QueueName")
     owner = get_str(params, "QueueOwnerAWSAccountId") or ctx.account_id
@@ -122,7 +122,7 @@ def get_queue_url(
     return {"QueueUrl": service.queue_url(ctx, queue)}
 
 
-def list_queues(service: SqsService, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+def list_queues(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     prefix = get_str(params, "QueueNamePrefix") or ""
     max_results = get_int(params, "MaxResults")
     token = get_str(params, "NextToken")
@@ -161,7 +161,7 @@ def list_queues(service: SqsService, params: dict[str, Any], ctx: RequestContext
 
 
 def delete_queue(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     service.broker.delete_queue(queue.key)
@@ -169,7 +169,7 @@ def delete_queue(
 
 
 def get_queue_attributes(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     names = get_str_list(params, "AttributeNames")
@@ -185,7 +185,7 @@ def get_queue_attributes(
 
 
 def set_queue_attributes(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     requested = get_map(params, "Attributes")
@@ -213,7 +213,7 @@ def set_queue_attributes(
     return {}
 
 
-def purge_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+def purge_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     now = service.broker.clock.now()
     if queue.last_purge_at is not None and now - queue.last_purge_at < PURGE_INTERVAL:
@@ -222,7 +222,7 @@ def purge_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext
     return {}
 
 
-def describe_counts(service: SqsService, queue: Queue) -> dict[str, str]:
+def describe_counts(service: Service, queue: Queue) -> dict[str, str]:
     service.broker.refresh(queue)
     return {
         "ApproximateNumberOfMessages": str(queue.visible),

@@ -16,7 +16,7 @@ from .errors import SqsError
 from .params import get_int, require_str
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 
 def handle_error(queue: Queue, exc: Exception, action: str) -> SqsError | None:
@@ -35,7 +35,7 @@ def handle_error(queue: Queue, exc: Exception, action: str) -> SqsError | None:
     return None
 
 
-def delete_one(service: SqsService, queue: Queue, handle: str) -> None:
+def delete_one(service: Service, queue: Queue, handle: str) -> None:
     try:
         service.broker.delete(queue, handle)
     except (MalformedReceiptHandle, StaleReceiptHandle) as exc:
@@ -44,7 +44,7 @@ def delete_one(service: SqsService, queue: Queue, handle: str) -> None:
             raise error from None
 
 
-def change_one(service: SqsService, queue: Queue, handle: str, timeout: int | None) -> None:
+def change_one(service: Service, queue: Queue, handle: str, timeout: int | None) -> None:
     if timeout is None:
         raise Text.MISSING_PARAMETER(name="VisibilityTimeout")
     limit = service.limits.max_visibility_timeout
@@ -59,7 +59,7 @@ def change_one(service: SqsService, queue: Queue, handle: str, timeout: int | No
 
 
 def delete_message(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     delete_one(service, queue, require_str(params, "ReceiptHandle"))
@@ -67,7 +67,7 @@ def delete_message(
 
 
 def change_message_visibility(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     handle = require_str(params, "ReceiptHandle")

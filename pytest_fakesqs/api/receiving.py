@@ -13,7 +13,7 @@ from .md5 import md5_of_attributes, md5_of_body
 from .params import get_int, get_str, get_str_list
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 # Alphanumeric and punctuation, 1 to 128 (the rule of every FIFO token).
 _ATTEMPT_ID = re.compile(r"^[!-~]{1,128}$")
@@ -31,7 +31,7 @@ SYSTEM_ATTRIBUTE_NAMES = (
 
 
 def receive_message(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     max_messages = get_int(params, "MaxNumberOfMessages")
@@ -75,7 +75,7 @@ def receive_message(
 
 
 def render_delivery(
-    service: SqsService, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]
+    service: Service, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]
 ) -> dict[str, Any]:
     message = delivery.message
     rendered: dict[str, Any] = {
@@ -96,7 +96,7 @@ def render_delivery(
     return rendered
 
 
-def _system_values(service: SqsService, delivery: Delivery, wanted: set[str]) -> dict[str, str]:
+def _system_values(service: Service, delivery: Delivery, wanted: set[str]) -> dict[str, str]:
     message = delivery.message
     system = message.system or {}
     values: dict[str, str] = {

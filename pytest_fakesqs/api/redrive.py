@@ -14,7 +14,7 @@ from ..engine import QueueKey, RedriveTarget
 from .error_texts import Text
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 REDRIVE_KEYS = ("maxReceiveCount", "deadLetterTargetArn")
 PERMISSIONS = ("allowAll", "denyAll", "byQueue")
@@ -88,7 +88,7 @@ def _all_strings(values: list[Any]) -> bool:
 
 
 def check(
-    service: SqsService, attributes: Mapping[str, str], *, fifo: bool, key: QueueKey
+    service: Service, attributes: Mapping[str, str], *, fifo: bool, key: QueueKey
 ) -> RedriveTarget | None:
     """All redrive rules for a queue about to have `attributes`; returns its engine target."""
     check_allow_policy(attributes.get("RedriveAllowPolicy", ""))

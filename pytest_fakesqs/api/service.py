@@ -2,29 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
 from . import queue_attributes as qa
 from . import receiving, redrive, ymq
 from . import tags as tag_rules
+from .actions import ACTIONS
 from .addressing import Addressing, AwsAddressing, YmqAddressing
 from .context import Flavor, RequestContext
+from .core import Handler
 from .error_texts import Text
 from .errors import SqsError
 from .limits import LIMITS, Limits
 from .queues import describe_counts
-
-Handler = Callable[["SqsService", dict[str, Any], RequestContext], dict[str, Any]]
 
 
 class SqsService:
     """One fake SQS service: a broker, a flavor's limits and addressing, the action table."""
 
     def __init__(self, broker: Broker, *, flavor: Flavor = "aws") -> None:
-        from .actions import ACTIONS  # the table imports the handlers, which import this module
-
         self.broker = broker
         self.flavor: Flavor = flavor
         self.limits: Limits = LIMITS[flavor]

@@ -9,7 +9,7 @@ from .error_texts import Text
 from .params import get_map, get_str_list
 
 if TYPE_CHECKING:
-    from .service import SqsService
+    from .core import Service
 
 MAX_TAG_KEY_LENGTH = 128
 MAX_TAG_VALUE_LENGTH = 256
@@ -28,7 +28,7 @@ def check_tags(tags: dict[str, Any]) -> dict[str, str]:
     return clean
 
 
-def tag_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+def tag_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     requested = get_map(params, "Tags")
     if not requested:
@@ -47,7 +47,7 @@ def tag_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext) 
     return {}
 
 
-def untag_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+def untag_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     keys = get_str_list(params, "TagKeys")
     if not keys:
@@ -60,7 +60,7 @@ def untag_queue(service: SqsService, params: dict[str, Any], ctx: RequestContext
 
 
 def list_queue_tags(
-    service: SqsService, params: dict[str, Any], ctx: RequestContext
+    service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     tags: dict[str, str] = dict(queue.meta.get("tags", {}))

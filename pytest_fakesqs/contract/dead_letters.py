@@ -10,10 +10,14 @@ from ..fake.records import PRIVATE, DeadLetter
 from ..fake.text import plural
 
 if TYPE_CHECKING:
-    from .sqs import ContractSQS
+    from collections.abc import Callable, Iterable
+
+    from .views import ContractQueueView
 
 
-def read_dead_letters(contract: ContractSQS, queue: str | None = None) -> list[DeadLetter]:
+def read_dead_letters(
+    dead_letter_queues: Iterable[tuple[str, ContractQueueView]], test_name: Callable[[str], str]
+) -> list[DeadLetter]:
     """Each message now in a dead-letter queue of the test's queues (inspected, not deleted).
 
     A real endpoint does not say when a message moved: `moved_at` is when it was inspected, and
@@ -22,15 +26,13 @@ def read_dead_letters(contract: ContractSQS, queue: str | None = None) -> list[D
     records: list[DeadLetter] = []
     now = datetime.now(UTC)
     seen_queues: set[str] = set()
-    for source, view in contract.dead_letter_queues(queue):
+    for source, view in dead_letter_queues:
         if view.url in seen_queues:
             continue
         seen_queues.add(view.url)
         for message in view.inspect():
             source_arn = message.attributes.get("DeadLetterQueueSourceArn", "")
-            source_name = (
-                contract.test_name(source_arn.rsplit(":", 1)[-1]) if source_arn else source
-            )
+            source_name = test_name(source_arn.rsplit(":", 1)[-1]) if source_arn else source
             records.append(
                 DeadLetter(
                     body=message.body,
@@ -41,7 +43,7 @@ def read_dead_letters(contract: ContractSQS, queue: str | None = None) -> list[D
                     },
                     attributes=dict(message.attributes),
                     source_queue=source_name,
-                    queue=contract.test_name(view.name),
+                    queue=test_name(view.name),
                     receive_count=message.receive_count,
                     moved_at=now,
                     history=(),
@@ -52,18 +54,19 @@ def read_dead_letters(contract: ContractSQS, queue: str | None = None) -> list[D
 
 
 def assert_dead_lettered(
-    contract: ContractSQS,
+    records: list[DeadLetter],
+    endpoint_url: str,
     queue: str | None,
     body: str | None,
     match: Matcher | None,
     count: int | None,
     info: str | None,
+    verbose: bool,
 ) -> list[DeadLetter]:
     __tracebackhide__ = True
-    records = read_dead_letters(contract, queue)
     matched, rejected = [], []
     for record in records:
-        reason = _why_not(record, body, match, contract.verbose)
+        reason = _why_not(record, body, match, verbose)
         if reason is None:
             matched.append(record)
         else:
@@ -71,18 +74,18 @@ def assert_dead_lettered(
     if (len(matched) >= 1) if count is None else (len(matched) == count):
         return matched
     wanted = "at least 1 dead letter" if count is None else plural(count, "dead letter")
-    criteria = _criteria(queue, body, match, contract.verbose)
+    criteria = _criteria(queue, body, match, verbose)
     found = "none" if not matched else f"{len(matched)}:"
     lines = [
         f"assert_dead_lettered: expected {wanted}{criteria}, found {found} "
-        f"(contract mode, {contract.endpoint_url})"
+        f"(contract mode, {endpoint_url})"
     ]
-    lines += [f"  - {_line(record, contract.verbose)}" for record in matched]
+    lines += [f"  - {_line(record, verbose)}" for record in matched]
     if info:
         lines.append(f"info: {info}")
     if rejected:
         lines.append(f"{plural(len(rejected), 'other dead letter')} did not match:")
-        lines += [f"  - {_line(record, contract.verbose)}: {why}" for record, why in rejected]
+        lines += [f"  - {_line(record, verbose)}: {why}" for record, why in rejected]
     elif not matched:
         lines.append(
             "A real endpoint moves messages on its own clock: approximate counters and moves "
@@ -91,12 +94,11 @@ def assert_dead_lettered(
     raise AssertionError("\n".join(lines))
 
 
-def assert_no_dead_letters(contract: ContractSQS, queue: str | None) -> None:
+def assert_no_dead_letters(records: list[DeadLetter], queue: str | None, verbose: bool) -> None:
     __tracebackhide__ = True
-    records = read_dead_letters(contract, queue)
     if not records:
         return
     where = "" if queue is None else f" for {queue}"
     lines = [f"assert_no_dead_letters: expected no dead letters{where}, found {len(records)}:"]
-    lines += [f"  - {_line(record, contract.verbose)}" for record in records]
+    lines += [f"  - {_line(record, verbose)}" for record in records]
     raise AssertionError("\n".join(lines))

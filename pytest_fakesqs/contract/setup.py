@@ -5,18 +5,21 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..fake.options import Options
-from .sqs import ContractSQS, new_contract, run_prefix
+from ..fake.options import FAULT_OPTIONS, Options
+from .naming import run_prefix
+
+if TYPE_CHECKING:
+    from .sqs import ContractSQS
 
 ENDPOINT_KEY = pytest.StashKey[str | None]()
 PREFIX_KEY = pytest.StashKey[str]()
 TEST_COUNTER_KEY = pytest.StashKey[Iterator[int]]()
 # Options that only a fake can honour: a test that sets them is skipped in contract mode.
-FAKE_ONLY_OPTIONS = ("duplicate_delivery", "empty_receives", "standard_order", "clock", "start")
+FAKE_ONLY_OPTIONS = (*FAULT_OPTIONS, "clock", "start")
 
 
 def add_contract_options(parser: pytest.Parser, group: Any) -> None:
@@ -101,6 +104,8 @@ def skip_if_fake_only(item: pytest.Item, options: Options | None = None) -> None
 
 
 def start_contract(config: pytest.Config, options: Options) -> ContractSQS:
+    from .sqs import new_contract  # boto3: only in contract mode, never at plugin load
+
     endpoint = contract_endpoint(config)
     assert endpoint is not None
     region = config.getoption("fakesqs_region", default=None) or options.region

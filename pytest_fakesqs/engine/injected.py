@@ -3,16 +3,31 @@ standard-queue order and at-least-once second deliveries. The caller holds the q
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .message import Event, Message, State
 from .results import Delivery
 
 if TYPE_CHECKING:
-    from .queue import Queue
+    from .faults import FaultPlan
+    from .order import MessageOrder
+    from .settings import QueueKey
 
 
-def shuffled_window(queue: Queue, max_messages: int) -> list[Message] | None:
+class MisbehavingQueue(Protocol):
+    """What injected misbehaviour uses of a queue (engine.queue.Queue)."""
+
+    key: QueueKey
+    name: str
+    faults: FaultPlan | None
+    work: int
+    duplicates: int
+    _ready: MessageOrder
+
+    def enqueue(self, message: Message, delay: float, now: float) -> None: ...
+
+
+def shuffled_window(queue: MisbehavingQueue, max_messages: int) -> list[Message] | None:
     """With standard_order="shuffled": up to 10x the batch of available entries, shuffled."""
     faults = queue.faults
     if faults is None or faults.standard_order != "shuffled":
@@ -28,7 +43,7 @@ def shuffled_window(queue: Queue, max_messages: int) -> list[Message] | None:
     return window
 
 
-def enqueue_duplicates(queue: Queue, deliveries: list[Delivery], now: float) -> None:
+def enqueue_duplicates(queue: MisbehavingQueue, deliveries: list[Delivery], now: float) -> None:
     """At-least-once delivery: a second copy of each delivered message the plan picks, same
     MessageId and body, delivered later. At most one per message: copies are skipped."""
     faults = queue.faults

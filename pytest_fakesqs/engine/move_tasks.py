@@ -10,15 +10,36 @@ import enum
 import threading
 import uuid
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from .errors import EngineError
 from .message import Event, Message
 from .settings import QueueKey
 
 if TYPE_CHECKING:
-    from .broker import Broker
+    from .clock import Clock
     from .queue import Queue
+
+
+class MovingBroker(Protocol):
+    """What a move task uses of its broker (engine.broker.Broker, which owns the runner)."""
+
+    clock: Clock
+
+    def find(self, key: QueueKey) -> Queue | None: ...
+
+    def refresh(self, queue: Queue) -> Queue: ...
+
+    def transfer(
+        self,
+        source: Queue,
+        target: Queue,
+        message: Message,
+        *,
+        keep_enqueue_time: bool,
+        event: Event = ...,
+        dead_letter: bool = ...,
+    ) -> Message: ...
 
 # AWS picks a rate itself when none is given ("the system will optimize the rate"); the fake
 # moves at the documented maximum, still on the clock, so tests advance time to see progress.
@@ -82,7 +103,7 @@ class MoveTask:
 class MoveTaskRunner:
     """All move tasks of one broker. Tasks are kept after they end, for ListMessageMoveTasks."""
 
-    def __init__(self, broker: Broker) -> None:
+    def __init__(self, broker: MovingBroker) -> None:
         self._broker = broker
         self._lock = threading.RLock()
         self._tasks: dict[str, MoveTask] = {}

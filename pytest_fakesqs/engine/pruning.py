@@ -9,18 +9,37 @@ rebuilt once its stale entries outnumber its live ones by STALE_SLACK: amortised
 from __future__ import annotations
 
 import heapq
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .message import State
 
 if TYPE_CHECKING:
-    from .queue import Queue
+    from .fifo import GroupIndex
+    from .order import MessageOrder, RetentionOrder, TimedEntry
+    from .storage import SlotStore
+
+
+class PrunableQueue(Protocol):
+    """The heaps and counters of a queue (engine.queue.Queue) that pruning reads and rebuilds."""
+
+    stale_slack: int
+    visible: int
+    in_flight: int
+    delayed: int
+    work: int
+    pruned: int
+    groups: GroupIndex | None
+    store: SlotStore
+    _ready: MessageOrder
+    _delayed: list[TimedEntry]
+    _in_flight: list[TimedEntry]
+    _expiry: RetentionOrder
 
 # Also how many removals or reschedules pass between two looks at the heaps.
 STALE_SLACK = 1024
 
 
-def prune_stale_entries(queue: Queue) -> None:
+def prune_stale_entries(queue: PrunableQueue) -> None:
     """Rebuild each heap of `queue` that is mostly stale. Caller holds the queue's lock.
 
     In place, so a caller holding a heap (apply_due's loop) keeps a valid one. The tests are
@@ -49,7 +68,7 @@ def prune_stale_entries(queue: Queue) -> None:
         queue._expiry.keep(lambda message: message.state is not gone)
 
 
-def _rebuild(queue: Queue, heap: list[Any], kept: list[Any]) -> None:
+def _rebuild(queue: PrunableQueue, heap: list[Any], kept: list[Any]) -> None:
     queue.work += len(heap)
     queue.pruned += 1
     heap[:] = kept

@@ -15,7 +15,7 @@ from .text import BODY_LIMIT, abridge, plural, see, short_id
 from .views import MessageView
 
 if TYPE_CHECKING:
-    from .facade import FakeSQS
+    from .directory import QueueDirectory
 
 Matcher = str | re.Pattern[str] | Callable[[DeadLetter], bool]
 CANDIDATE_LIMIT = 10
@@ -34,13 +34,14 @@ class _Move:
 class DeadLetterBook:
     """Listens for dead-letter moves; remembers which ones a test asserted on."""
 
-    def __init__(self, fake: FakeSQS, log: MessageLog) -> None:
-        self._fake = fake
+    def __init__(self, directory: QueueDirectory, log: MessageLog, started_at: float) -> None:
+        self._directory = directory
+        self._started_at = started_at
         self._log = log
         self._lock = threading.Lock()
         self._moves: list[_Move] = []
         self._asserted: set[int] = set()
-        fake.broker.dead_letter_listeners.append(self._moved)
+        directory.broker.dead_letter_listeners.append(self._moved)
 
     def _moved(self, source: Queue, target: Queue, message: Message) -> None:
         arrival = _latest_arrival(message)
@@ -62,7 +63,7 @@ class DeadLetterBook:
     def _record(self, move: _Move) -> DeadLetter:
         message = move.message
         delivery = Delivery(message, "", move.receive_count, move.first_received_at)
-        rendered = self._fake.service.render_delivery(delivery, {"All"}, [])
+        rendered = self._directory.service.render_delivery(delivery, {"All"}, [])
         return DeadLetter(
             body=message.body,
             message_id=message.message_id,
@@ -81,7 +82,7 @@ class DeadLetterBook:
             moves = list(enumerate(self._moves))
         if queue is None:
             return moves
-        name = self._fake.queue_name(queue)
+        name = self._directory.name(queue)
         return [(i, m) for i, m in moves if name in (m.queue, m.source)]
 
     def dead_letters(self, queue: str | None = None) -> list[DeadLetter]:
@@ -153,9 +154,9 @@ class DeadLetterBook:
         return "\n".join(lines)
 
     def _why_nothing_moved(self, queue: str | None) -> list[str]:
-        where = "" if queue is None else f" for {self._fake.queue_name(queue)}"
+        where = "" if queue is None else f" for {self._directory.name(queue)}"
         lines = [f"No message reached a dead-letter queue{where} during this test."]
-        sources = [q for q in self._fake.broker.queues() if q.settings.redrive is not None]
+        sources = [q for q in self._directory.broker.queues() if q.settings.redrive is not None]
         if not sources:
             lines.append(
                 "No queue has a dead-letter queue; declare one with @pytest.mark.fakesqs(queues="
@@ -165,7 +166,7 @@ class DeadLetterBook:
         for source in sorted(sources, key=lambda q: q.name):
             assert source.settings.redrive is not None
             limit = source.settings.redrive.max_receive_count
-            live = self._fake.broker.states(source)
+            live = self._directory.broker.states(source)
             counts = [m.receive_count for s in State if s is not State.GONE for m in live[s]]
             dlq = source.settings.redrive.dead_letter_queue[2]
             lines.append(
@@ -187,7 +188,7 @@ class DeadLetterBook:
         scope = self._in_scope(queue)
         if not scope:
             return
-        where = "" if queue is None else f" for {self._fake.queue_name(queue)}"
+        where = "" if queue is None else f" for {self._directory.name(queue)}"
         lines = [f"assert_no_dead_letters: expected no dead letters{where}, found {len(scope)}:"]
         lines += self._listing([self._record(move) for _, move in scope], verbose)
         lines.append(
@@ -199,7 +200,7 @@ class DeadLetterBook:
 
     def _listing(self, records: list[DeadLetter], verbose: bool) -> list[str]:
         lines = []
-        started_at = self._fake.started_at
+        started_at = self._started_at
         for record in records:
             lines.append(f"  - {_line(record, verbose)}")
             timeline = render_timeline(list(record.history), started_at=started_at, verbose=verbose)

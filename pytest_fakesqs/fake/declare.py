@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .facade import FakeSQS
+    from .directory import QueueDirectory
 
 # Keys of a declared queue that are not CreateQueue attributes.
 QUEUE_SHORTHANDS = ("dlq", "max_receive_count")
@@ -36,16 +36,16 @@ def creation_order(queues: Mapping[str, Mapping[str, Any]]) -> list[str]:
     return ordered
 
 
-def declare_queues(fake: FakeSQS, queues: Mapping[str, Mapping[str, Any]]) -> None:
+def declare_queues(directory: QueueDirectory, queues: Mapping[str, Mapping[str, Any]]) -> None:
     for name in creation_order(queues):
-        if fake.broker.find(fake.key(name)) is not None:
+        if directory.exists(name):
             continue
         spec = queues[name]
         attributes = {k: v for k, v in spec.items() if k not in QUEUE_SHORTHANDS}
         dlq = spec.get("dlq")
         if dlq is not None:
-            arn = fake.service.addressing.queue_arn(fake.key(dlq))
+            arn = directory.arn(directory.key(dlq))
             attributes["RedrivePolicy"] = json.dumps(
                 {"deadLetterTargetArn": arn, "maxReceiveCount": spec["max_receive_count"]}
             )
-        fake.create_queue(name, **attributes)
+        directory.create(name, **attributes)

@@ -10,13 +10,15 @@ from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from .. import transport
-from ..api import RequestContext, SqsError, SqsService
+from ..api import RequestContext, SqsService
 from ..engine import Broker, Clock, Queue
+from ..engine.settings import QueueKey
 from ..protocol import WireHandler
 from ..protocol.sigv4 import SignatureVerifier
 from .calls import CallLog
 from .dead_letters import DeadLetterBook, Matcher
 from .declare import declare_queues
+from .directory import QueueDirectory
 from .faults import FaultInjector
 from .history import MessageLog
 from .options import Options, make_options
@@ -50,8 +52,12 @@ class FakeSQS:
             account_id=options.account_id,
             ymq_json=options.ymq_json,
         )
+        self.directory = QueueDirectory(
+            self.broker, self.service, region=options.region, account_id=options.account_id
+        )
         self._faults = FaultInjector(
-            self,
+            self.directory,
+            self.handler,
             seed=seed,
             duplicate_delivery=options.duplicate_delivery,
             standard_order=options.standard_order,
@@ -62,7 +68,7 @@ class FakeSQS:
         # Failure messages show whole bodies and timelines when pytest runs with -v.
         self.verbose = False
         self.message_log = MessageLog(self.broker)
-        self._dead_letters = DeadLetterBook(self, self.message_log)
+        self._dead_letters = DeadLetterBook(self.directory, self.message_log, self.started_at)
         self._calls = CallLog(self.handler, self.service)
         self._active = False
         self._env_set: list[str] = []
@@ -102,7 +108,7 @@ class FakeSQS:
                 self._env_set.append(name)
 
     def _declare_queues(self) -> None:
-        declare_queues(self, self.options.queues)
+        declare_queues(self.directory, self.options.queues)
 
     # -- time ----------------------------------------------------------------------------------
 
@@ -120,52 +126,27 @@ class FakeSQS:
         With `queue`, the next moment that queue changes. Returns what changed, in every queue;
         `[]` (and the clock stays) when nothing is scheduled.
         """
-        return advance_to_next_event(self, queue)
+        watched = None if queue is None else self._find(queue)
+        return advance_to_next_event(self.broker, watched)
 
     # -- queues --------------------------------------------------------------------------------
 
     def context(self) -> RequestContext:
-        return RequestContext(region=self.options.region, account_id=self.options.account_id)
+        return self.directory.context()
 
-    def key(self, name: str) -> tuple[str, str, str]:
-        return (self.options.region, self.options.account_id, name)
+    def key(self, name: str) -> QueueKey:
+        return self.directory.key(name)
 
     def create_queue(self, name: str, **attributes: Any) -> str:
         """Create a queue (attributes as in CreateQueue, values may be ints/bools); its URL."""
-        wire = {k: _attribute_text(v) for k, v in attributes.items()}
-        if name.endswith(".fifo"):
-            wire.setdefault("FifoQueue", "true")
-        try:
-            result = self.service.call(
-                "CreateQueue", {"QueueName": name, "Attributes": wire}, self.context()
-            )
-        except SqsError as error:
-            raise ValueError(f"cannot create queue {name!r}: {error.message}") from None
-        url: str = result["QueueUrl"]
-        return url
+        return self.directory.create(name, **attributes)
 
     def _find(self, name_or_url: str) -> Queue:
-        key = self.service.addressing.key_from_url(self.context(), name_or_url)
-        queue = None
-        if key is not None:
-            queue = self.broker.find(key) or self.broker.find((self.options.region, key[1], key[2]))
-        if queue is None and key is not None:
-            # A client signing for another region than the fake's made it: unambiguous by name.
-            same_name = [q for q in self.broker.queues() if q.key[1:] == key[1:]]
-            queue = same_name[0] if len(same_name) == 1 else None
-        if queue is None:
-            here = self.options.region
-            names = (
-                q.name if q.key[0] == here else f"{q.name} ({q.key[0]})"
-                for q in self.broker.queues()
-            )
-            known = ", ".join(sorted(names)) or "none"
-            raise LookupError(f"no queue named {name_or_url!r}; queues: {known}")
-        return queue
+        return self.directory.find(name_or_url)
 
     def queue(self, name_or_url: str) -> QueueView:
         """A read-only view of a queue, by name or URL."""
-        return QueueView(self, self._find(name_or_url), _token=PRIVATE)
+        return QueueView(self.directory, self._find(name_or_url), _token=PRIVATE)
 
     # -- fault injection -----------------------------------------------------------------------
 
@@ -221,7 +202,7 @@ class FakeSQS:
         seconds, or `max_invocations` is reached; returns what happened.
         """
         return TriggerDriver(
-            self,
+            self.directory,
             self._find(queue),
             handler,
             shape=shape,
@@ -233,10 +214,10 @@ class FakeSQS:
         ).run()
 
     def queue_url(self, queue: Queue) -> str:
-        return self.service.queue_url(self.context(), queue)
+        return self.directory.url(queue)
 
     def queue_name(self, name_or_url: str) -> str:
-        return self._find(name_or_url).name
+        return self.directory.name(name_or_url)
 
     # -- dead letters, histories, calls --------------------------------------------------------
 
@@ -285,12 +266,6 @@ class FakeSQS:
 
     def __repr__(self) -> str:
         return f"<FakeSQS clock={self.options.clock} now={self.now().isoformat()} queues={len(self.broker.queues())}>"
-
-
-def _attribute_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def new_fake(options: Options) -> FakeSQS:

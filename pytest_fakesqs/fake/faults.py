@@ -13,7 +13,8 @@ from ..engine import Event, FaultPlan, QueueKey
 from ..protocol import DecodedRequest
 
 if TYPE_CHECKING:
-    from .facade import FakeSQS
+    from ..protocol import WireHandler
+    from .directory import QueueDirectory
 
 
 @dataclass
@@ -29,14 +30,16 @@ class FaultInjector:
 
     def __init__(
         self,
-        fake: FakeSQS,
+        directory: QueueDirectory,
+        handler: WireHandler,
         *,
         seed: int | None,
         duplicate_delivery: float = 0.0,
         standard_order: str = "fifo",
         empty_receives: float = 0.0,
     ) -> None:
-        self._fake = fake
+        self._directory = directory
+        self._handler = handler
         self.seed = seed if seed is not None else self.fresh_seed()
         self.plan = FaultPlan(
             self.seed,
@@ -48,8 +51,8 @@ class FaultInjector:
         self._lock = threading.Lock()
         self._pending: list[PendingFailure] = []
         if self.plan.active:
-            fake.broker.set_faults(self.plan)
-        fake.handler.interceptors.append(self._intercept)
+            directory.broker.set_faults(self.plan)
+        handler.interceptors.append(self._intercept)
 
     @staticmethod
     def fresh_seed() -> int:
@@ -58,7 +61,7 @@ class FaultInjector:
     # -- from the test -------------------------------------------------------------------------
 
     def fail_next(self, action: str, code: str, times: int, queue: str | None) -> None:
-        actions = self._fake.service.actions
+        actions = self._directory.service.actions
         if action not in actions:
             raise ValueError(
                 f"unknown SQS action {action!r}; actions: {', '.join(sorted(actions))}"
@@ -66,14 +69,14 @@ class FaultInjector:
         find_injectable(code)  # refuses unknown codes with the list of valid ones
         if isinstance(times, bool) or not isinstance(times, int) or times < 1:
             raise ValueError(f"times must be a positive integer; got {times!r}")
-        key = None if queue is None else self._fake._find(queue).key
+        key = None if queue is None else self._directory.find(queue).key
         with self._lock:
             self._pending.append(PendingFailure(action, code, times, key))
 
     def duplicate_next(self, queue: str, times: int) -> None:
         if isinstance(times, bool) or not isinstance(times, int) or times < 1:
             raise ValueError(f"times must be a positive integer; got {times!r}")
-        target = self._fake._find(queue)
+        target = self._directory.find(queue)
         if target.settings.fifo:
             raise ValueError(
                 f"{target.name} is a FIFO queue: SQS delivers FIFO messages exactly once, "
@@ -81,7 +84,7 @@ class FaultInjector:
             )
         forced = self.plan.forced_duplicates
         forced[target.key] = forced.get(target.key, 0) + times
-        self._fake.broker.set_faults(self.plan)
+        self._directory.broker.set_faults(self.plan)
 
     # -- hooks ---------------------------------------------------------------------------------
 
@@ -109,7 +112,7 @@ class FaultInjector:
         params = decoded.params
         url = params.get("QueueUrl")
         if isinstance(url, str):
-            return self._fake.service.addressing.key_from_url(ctx, url) == pending.queue
+            return self._directory.service.addressing.key_from_url(ctx, url) == pending.queue
         name = params.get("QueueName")
         return isinstance(name, str) and name == pending.queue[2]
 
@@ -120,8 +123,8 @@ class FaultInjector:
         url, handles = params.get("QueueUrl"), _handles(params)
         if not isinstance(url, str) or not handles:
             return
-        key = self._fake.service.addressing.key_from_url(ctx, url)
-        queue = None if key is None else self._fake.broker.find(key)
+        key = self._directory.service.addressing.key_from_url(ctx, url)
+        queue = None if key is None else self._directory.broker.find(key)
         if queue is None:
             return
         with queue.lock:
@@ -129,11 +132,11 @@ class FaultInjector:
                 message = queue.store.by_handle.get(handle)
                 if message is not None:
                     message.record(
-                        self._fake.clock.now(), Event.INJECTED_ERROR, error.spec.query_code
+                        self._directory.clock.now(), Event.INJECTED_ERROR, error.spec.query_code
                     )
 
     def _attribute(self, kind: str, queue: str, message_id: str | None, detail: str) -> None:
-        record = self._fake.handler.current_call()
+        record = self._handler.current_call()
         if record is not None:
             record.injected = True
             if record.extra is None:

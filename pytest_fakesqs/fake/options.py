@@ -207,7 +207,15 @@ class Options:
     def names(cls) -> list[str]:
         return [f.name for f in fields(cls)]
 
+    @property
+    def injects_faults(self) -> bool:
+        """Whether any seeded misbehaviour (duplicates, shuffling, empty receives) is asked for."""
+        default = defaults()
+        return any(getattr(self, name) != default[name] for name in FAULT_OPTIONS)
 
+
+# The options whose random choices the seed reproduces.
+FAULT_OPTIONS = ("duplicate_delivery", "standard_order", "empty_receives")
 @functools.cache
 def option_types() -> dict[str, Any]:
     return typing.get_type_hints(Options)
@@ -217,8 +225,14 @@ def option_help() -> dict[str, str]:
     return {f.name: f.metadata["help"] for f in fields(Options)}
 
 
+@functools.cache
+def _default_options() -> Options:
+    return Options()
+
+
 def defaults() -> dict[str, Any]:
-    return {f.name: getattr(Options(), f.name) for f in fields(Options)}
+    default = _default_options()
+    return {f.name: getattr(default, f.name) for f in fields(Options)}
 
 
 def signature() -> str:

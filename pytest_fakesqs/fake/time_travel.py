@@ -2,61 +2,56 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ..engine import Message, Queue
+from ..engine import Broker, Message, Queue
 from ..engine.schedule import due_by
 from .records import PRIVATE, HistoryEvent, moment
 
-if TYPE_CHECKING:
-    from .facade import FakeSQS
 
-
-def next_change_at(fake: FakeSQS, queues: list[Queue]) -> float | None:
+def next_change_at(broker: Broker, queues: list[Queue]) -> float | None:
     moments = []
     for queue in queues:
         with queue.lock:
-            queue.apply_due(fake.clock.now())
+            queue.apply_due(broker.clock.now())
             upcoming = queue.next_change_at()
         if upcoming is not None:
             moments.append(upcoming)
     # A running message move task changes its queues on the clock too.
-    upcoming_move = fake.broker.move_tasks.next_move_touching({queue.key for queue in queues})
+    upcoming_move = broker.move_tasks.next_move_touching({queue.key for queue in queues})
     if upcoming_move is not None:
         moments.append(upcoming_move)
     return min(moments, default=None)
 
 
-def advance_to_next_event(fake: FakeSQS, queue: str | None = None) -> list[HistoryEvent]:
+def advance_to_next_event(broker: Broker, queue: Queue | None = None) -> list[HistoryEvent]:
     """Move the clock to the next visibility, delay or retention moment (of `queue`, if given).
 
     Returns the events that happened by then, in every queue; an empty list (and no move) when
     nothing is scheduled.
     """
-    watched = [fake._find(queue)] if queue is not None else fake.broker.queues()
+    watched = [queue] if queue is not None else broker.queues()
     watched_names = {each.name for each in watched}
     changes: list[HistoryEvent] = []
     # A heap may still hold a moment a later change superseded (a visibility change): stepping
     # past it changes nothing, so keep going until something in the watched queues did.
     while not any(change.queue in watched_names for change in changes):
-        target = next_change_at(fake, watched)
+        target = next_change_at(broker, watched)
         if target is None:
             break
-        changes += _step_to(fake, target)
+        changes += _step_to(broker, target)
     return sorted(changes, key=lambda change: (change.at, change.queue))
 
 
-def _step_to(fake: FakeSQS, target: float) -> list[HistoryEvent]:
-    every_queue = fake.broker.queues()
+def _step_to(broker: Broker, target: float) -> list[HistoryEvent]:
+    every_queue = broker.queues()
     before: list[tuple[Queue, Message, int]] = []
     for each in every_queue:
         with each.lock:
             before += [(each, m, len(m.timeline())) for m in due_by(each, target)]
-    journal = fake.broker.move_tasks.journal
+    journal = broker.move_tasks.journal
     moves_before = len(journal)
-    fake.clock.advance_to(max(target, fake.clock.now()))
+    broker.clock.advance_to(max(target, broker.clock.now()))
     for each in every_queue:
-        fake.broker.refresh(each)
+        broker.refresh(each)
     # A move's last two entries: leaving the source, arriving in the destination.
     moved = [
         (queue_name, message, at, event, detail)

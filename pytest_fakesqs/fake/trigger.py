@@ -21,7 +21,7 @@ from ..engine import Delivery, Message, Queue
 from ..engine.errors import MalformedReceiptHandle, StaleReceiptHandle
 
 if TYPE_CHECKING:
-    from .facade import FakeSQS
+    from .directory import QueueDirectory
 
 Shape = Literal["lambda", "ymq"]
 # `handler(event, context)` as on Lambda and Cloud Functions; `handler(event)` is accepted too.
@@ -78,7 +78,7 @@ class TriggerDriver:
 
     def __init__(
         self,
-        fake: FakeSQS,
+        directory: QueueDirectory,
         queue: Queue,
         handler: Handler,
         *,
@@ -92,7 +92,7 @@ class TriggerDriver:
         _validate(shape, queue.settings.fifo, batch_size, batch_window, report_batch_item_failures)
         if max_invocations is not None and max_invocations < 1:
             raise ValueError(f"max_invocations must be at least 1; got {max_invocations}")
-        self.fake = fake
+        self.directory = directory
         self.queue = queue
         self.handler = handler
         self.shape = shape
@@ -109,7 +109,7 @@ class TriggerDriver:
 
     def run(self) -> TriggerReport:
         listener = self._count_dead_letter
-        self.fake.broker.dead_letter_listeners.append(listener)
+        self.directory.broker.dead_letter_listeners.append(listener)
         try:
             while True:
                 if (
@@ -127,7 +127,7 @@ class TriggerDriver:
                     self.report.stopped = stop
                     break
         finally:
-            self.fake.broker.dead_letter_listeners.remove(listener)
+            self.directory.broker.dead_letter_listeners.remove(listener)
         return self.report
 
     def _count_dead_letter(self, source: Queue, _target: Queue, _message: Message) -> None:
@@ -137,8 +137,8 @@ class TriggerDriver:
     def _receive(self, count: int) -> list[Delivery]:
         empty_polls = 0
         while True:
-            deliveries = self.fake.broker.receive(self.queue, count)
-            if deliveries or self.fake.broker.refresh(self.queue).visible == 0:
+            deliveries = self.directory.broker.receive(self.queue, count)
+            if deliveries or self.directory.broker.refresh(self.queue).visible == 0:
                 break
             empty_polls += 1  # an injected empty short poll: poll again, as the poller does
             if empty_polls >= EMPTY_POLLS_LIMIT:
@@ -151,7 +151,7 @@ class TriggerDriver:
 
     def _collect(self) -> list[Delivery]:
         """Gather up to batch_size messages, waiting at most batch_window on the clock."""
-        clock = self.fake.clock
+        clock = self.directory.clock
         deadline = clock.now() + self.batch_window
         batch: list[Delivery] = []
         while len(batch) < self.batch_size:
@@ -169,21 +169,21 @@ class TriggerDriver:
         return batch
 
     def _next_event_at(self) -> float | None:
-        broker = self.fake.broker
+        broker = self.directory.broker
         return broker.next_event_at(broker.refresh(self.queue))
 
     def _wait_for_work(self) -> str | None:
         """Nothing to receive now: move the clock to the next message, or say why we stop."""
-        broker = self.fake.broker
+        broker = self.directory.broker
         queue = broker.refresh(self.queue)
         feeding = broker.move_tasks.next_move_at(into=queue.key) is not None  # a redrive task
         if queue.visible + queue.in_flight + queue.delayed == 0 and not feeding:
             return "drained"
         next_at = self._next_event_at()
-        now = self.fake.clock.now()
+        now = self.directory.clock.now()
         if next_at is None or next_at - now > self.idle_limit:
             return "idle"
-        self.fake.clock.advance_to(max(next_at, now))
+        self.directory.clock.advance_to(max(next_at, now))
         return None
 
     # -- one invocation --------------------------------------------------------------------------
@@ -213,7 +213,7 @@ class TriggerDriver:
             if delivery.message.message_id in failed:
                 continue
             try:
-                self.fake.broker.delete(self.queue, delivery.receipt_handle, in_flight_only=True)
+                self.directory.broker.delete(self.queue, delivery.receipt_handle, in_flight_only=True)
             except (MalformedReceiptHandle, StaleReceiptHandle):
                 continue  # the visibility timeout ran out during the job: it comes back
             self.report.messages_processed += 1
@@ -246,7 +246,7 @@ class TriggerDriver:
     # -- event shapes --------------------------------------------------------------------------
 
     def _event(self, batch: list[Delivery]) -> dict[str, Any]:
-        service = self.fake.service
+        service = self.directory.service
         arn = service.addressing.queue_arn(self.queue.key)
         rendered = [
             receiving.render_delivery(service, delivery, {"All"}, ["All"]) for delivery in batch
@@ -257,7 +257,7 @@ class TriggerDriver:
         return {"Records": [_lambda_record(arn, region, wire) for wire in rendered]}
 
     def _ymq_message(self, arn: str, wire: dict[str, Any]) -> dict[str, Any]:
-        now = self.fake.clock.now_datetime().astimezone(UTC)
+        now = self.directory.clock.now_datetime().astimezone(UTC)
         message: dict[str, Any] = {
             "message_id": wire["MessageId"],
             "md5_of_body": wire["MD5OfBody"],

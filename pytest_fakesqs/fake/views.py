@@ -11,7 +11,7 @@ from ..engine.schedule import oldest_enqueued_at
 from .records import PRIVATE, refuse_outside
 
 if TYPE_CHECKING:
-    from .facade import FakeSQS
+    from .directory import QueueDirectory
 
 
 def _moment(epoch: float) -> datetime:
@@ -70,9 +70,9 @@ class Backlog:
 class QueueView:
     """`fakesqs.queue(name_or_url)`: peek at one queue without side effects."""
 
-    def __init__(self, fake: FakeSQS, queue: Queue, *, _token: object = None) -> None:
+    def __init__(self, directory: QueueDirectory, queue: Queue, *, _token: object = None) -> None:
         refuse_outside(_token, "QueueView")
-        self._fake = fake
+        self._directory = directory
         self._queue = queue
 
     @property
@@ -81,14 +81,14 @@ class QueueView:
 
     @property
     def url(self) -> str:
-        return self._fake.queue_url(self._queue)
+        return self._directory.url(self._queue)
 
     @property
     def arn(self) -> str:
-        return self._fake.service.addressing.queue_arn(self._queue.key)
+        return self._directory.arn(self._queue.key)
 
     def _by_state(self, state: State) -> list[MessageView]:
-        return [MessageView.of(m) for m in self._fake.broker.states(self._queue)[state]]
+        return [MessageView.of(m) for m in self._directory.broker.states(self._queue)[state]]
 
     def visible(self) -> list[MessageView]:
         return self._by_state(State.VISIBLE)
@@ -101,7 +101,7 @@ class QueueView:
 
     def messages(self) -> list[MessageView]:
         """Every live message in arrival order, whatever its state."""
-        states = self._fake.broker.states(self._queue)
+        states = self._directory.broker.states(self._queue)
         live = [m for s in (State.VISIBLE, State.IN_FLIGHT, State.DELAYED) for m in states[s]]
         return [MessageView.of(m) for m in sorted(live, key=lambda m: m.sequence)]
 
@@ -109,12 +109,12 @@ class QueueView:
         return [m.body for m in self.messages()]
 
     def __len__(self) -> int:
-        queue = self._fake.broker.refresh(self._queue)
+        queue = self._directory.broker.refresh(self._queue)
         return queue.visible + queue.in_flight + queue.delayed
 
     def backlog(self) -> Backlog:
-        queue = self._fake.broker.refresh(self._queue)
-        now = self._fake.clock.now()
+        queue = self._directory.broker.refresh(self._queue)
+        now = self._directory.clock.now()
         with queue.lock:
             oldest = oldest_enqueued_at(queue)
             return Backlog(
@@ -128,7 +128,7 @@ class QueueView:
 
     @property
     def attributes(self) -> dict[str, str]:
-        return self._fake.service.describe_queue(self._queue, self._fake.context())
+        return self._directory.service.describe_queue(self._queue, self._directory.context())
 
     def __repr__(self) -> str:
         return f"<QueueView {self.name!r} visible={self._queue.visible} in_flight={self._queue.in_flight}>"

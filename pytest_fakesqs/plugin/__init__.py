@@ -1,9 +1,13 @@
-"""pytest glue: hooks and fixtures only; FakeSQS and the private modules do the work."""
+"""pytest glue: hooks and fixtures only; FakeSQS and the packages below it do the work.
+
+pytest loads this module on every run, SQS tests or not, so it imports only what its hooks need
+to read options: the fake, the api, the engine and botocore load when a test first uses the fake.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
@@ -16,16 +20,16 @@ from ..contract.setup import (
     skip_if_fake_only,
     start_contract,
 )
-from ..contract.sqs import ContractSQS
-from ..fake.facade import FakeSQS, new_fake
 from ..fake.options import make_options
-from ..server.server import FakeSQSServer
 from .config import add_ini_options, header, marker_line, options_for, read_ini
-from .report import report_section
-from .seeding import configure_seed, seed_for_test, session_seed
+from .seeding import configure_seed, seed_for_test, session_seed, show_seed
+
+if TYPE_CHECKING:
+    from ..fake.facade import FakeSQS
+    from ..server.server import FakeSQSServer
 
 ini_values_key = pytest.StashKey[dict[str, Any]]()
-active_fake_key = pytest.StashKey[FakeSQS]()
+active_fake_key = pytest.StashKey["FakeSQS"]()
 reports_key = pytest.StashKey[dict[str, pytest.TestReport]]()
 
 
@@ -45,17 +49,15 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    seed = session_seed(config)
+    ini_values = config.stash[ini_values_key]
     if contract_endpoint(config) is not None:
-        region = (
-            config.getoption("fakesqs_region", default=None)
-            or make_options(**config.stash[ini_values_key]).region
-        )
+        region = config.getoption("fakesqs_region", default=None) or make_options(**ini_values).region
         return [contract_header(config, region)]
-    return [
-        header(config.stash[ini_values_key]),
-        f"fakesqs: seed={seed} (reproduce with --fakesqs-seed={seed})",
-    ]
+    lines = [header(ini_values)]
+    if show_seed(config, ini_values):
+        seed = session_seed(config)
+        lines.append(f"fakesqs: seed={seed} (reproduce with --fakesqs-seed={seed})")
+    return lines
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -89,6 +91,8 @@ def pytest_runtest_makereport(
     item.stash.setdefault(reports_key, {})[report.when] = report
     fake = item.stash.get(active_fake_key, None)
     if fake is not None and report.when == "call" and report.failed:
+        from .report import report_section
+
         report.sections.append(("fakesqs", report_section(fake, verbose=fake.verbose)))
     return report
 
@@ -109,6 +113,8 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
         finally:
             contract.stop()
         return
+    from ..fake.facade import new_fake  # the engine, the api and botocore: from here on
+
     if options.seed is None:
         options.seed = seed_for_test(request.config, request.node.nodeid)
     fake = new_fake(options)
@@ -133,6 +139,9 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
 @pytest.fixture
 def fakesqs_server(fakesqs: FakeSQS) -> Iterator[FakeSQSServer]:
     """The test's `fakesqs`, also served over HTTP: `.endpoint_url` on a free 127.0.0.1 port."""
+    from ..contract.sqs import ContractSQS
+    from ..server.server import FakeSQSServer
+
     if isinstance(fakesqs, ContractSQS):  # contract mode: the real endpoint stands in
         yield ContractServer(fakesqs.endpoint_url)
         return
@@ -152,6 +161,9 @@ def fakesqs_session_server(
 ) -> Iterator[FakeSQSServer]:
     """One HTTP-only fake SQS for the whole session (its own FakeSQS, at `.fake`); its options
     are the ini ones with `fakesqs_session_options` on top."""
+    from ..fake.facade import new_fake
+    from ..server.server import FakeSQSServer
+
     ini_values = request.config.stash[ini_values_key]
     options = make_options(**{**ini_values, **fakesqs_session_options})
     fake = new_fake(options).start(in_process=False)

@@ -57,10 +57,20 @@ def options_for(item: pytest.Item, ini_values: dict[str, Any]) -> Options:
     return make_options(**{**ini_values, **marker_values(item)})
 
 
+# Always named in the header; any other option only when it differs from its default.
+HEADER_OPTIONS = ("clock", "region", "account_id", "flavor")
+
+
 def header(ini_values: dict[str, Any]) -> str:
-    """`fakesqs: clock=frozen, ...` with the options ini set named at the end."""
-    active = {**defaults(), **ini_values}
-    shown = ", ".join(f"{name}={_display(value)}" for name, value in active.items())
+    """`fakesqs: clock=frozen, region=..., account_id=..., flavor=aws`: one short line, then
+    whatever ini changed from the defaults, with the names it set at the end."""
+    effective = make_options(**ini_values)
+    default = defaults()
+    shown = ", ".join(
+        f"{name}={_display(getattr(effective, name))}"
+        for name in Options.names()
+        if name in HEADER_OPTIONS or getattr(effective, name) != default[name]
+    )
     from_ini = f" (ini: {', '.join(ini_values)})" if ini_values else ""
     return f"fakesqs: {shown}{from_ini}"
 

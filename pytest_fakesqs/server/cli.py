@@ -58,7 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ACCESS_KEY:SECRET_KEY",
         help="a key pair accepted by --verify-signatures (repeatable)",
     )
-    faults = serve.add_argument_group("fault injection (see the README's Fault injection)")
+    faults = serve.add_argument_group("fault injection (see docs/fault-injection.md)")
     faults.add_argument(
         "--duplicate-delivery",
         type=float,

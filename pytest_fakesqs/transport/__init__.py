@@ -1,5 +1,22 @@
 """Transports: in-process (botocore's send step) and HTTP on a local port (`http`)."""
 
-from .inprocess import activate, current_handler, deactivate
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
+
+if TYPE_CHECKING:
+    from .inprocess import activate, current_handler, deactivate
 
 __all__ = ["activate", "current_handler", "deactivate"]
+
+# Names load on first use (see pytest_fakesqs._lazy).
+__getattr__, __dir__ = lazy_exports(
+    __name__,
+    {
+        "activate": ".inprocess",
+        "current_handler": ".inprocess",
+        "deactivate": ".inprocess",
+    },
+)

@@ -1,7 +1,7 @@
 """The error-text table (api/error_texts.py): every text the fake answers with, and its source.
 
 A recorded text must be found in the scenario its row names; the guessed ones are listed here, so
-a change to what the fake guesses is a visible change to this file, and docs/fidelity.md lists
+a change to what the fake guesses is a visible change to this file, and docs/fifo-and-aws-rules.md lists
 them for users.
 """
 
@@ -20,7 +20,7 @@ from pytest_fakesqs.api.error_texts import GUESSED, RECORDED, Source, Text
 from pytest_fakesqs.api.errors import Err
 
 RECORDINGS = Path(__file__).parent / "aws_recorded"
-DOCS_PAGE = Path(__file__).parents[2] / "docs" / "fidelity.md"
+DOCS_PAGE = Path(__file__).parents[2] / "docs" / "fifo-and-aws-rules.md"
 
 # The texts no recorded, documented or quoted AWS answer supports (see each row's evidence).
 GUESSED_TEXTS = {
@@ -164,7 +164,7 @@ def test_the_docs_list_every_guessed_text_and_the_counts() -> None:
     page = DOCS_PAGE.read_text()
     for text in Text:
         if text.source is GUESSED:
-            assert f"`{text.name}`" in page, f"docs/fidelity.md does not list {text.name}"
+            assert f"`{text.name}`" in page, f"docs/fifo-and-aws-rules.md does not list {text.name}"
     counts = {source: sum(t.source is source for t in Text) for source in Source}
     summary = ", ".join(f"{counts[source]} {source.value}" for source in Source)
-    assert summary in page, f"docs/fidelity.md should say: {summary}"
+    assert summary in page, f"docs/fifo-and-aws-rules.md should say: {summary}"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
 import boto3
@@ -13,7 +11,6 @@ from botocore.exceptions import ClientError
 import pytest_fakesqs
 from pytest_fakesqs import Backlog, Call, FakeSQS, HistoryEvent, QueueView
 from pytest_fakesqs.api import Err, SqsError
-from pytest_fakesqs.fake.text import ANCHORS
 
 
 def client() -> Any:
@@ -98,7 +95,7 @@ def test_a_swallowed_sqs_error_errors_the_test_at_teardown(pytester: pytest.Pyte
             "The specified queue does not exist.",
             "Handle or fix these calls, or turn the check off with "
             "@pytest.mark.fakesqs(assert_no_client_errors=False).",
-            "See README.md#calls-and-client-errors",
+            "See docs/calls-and-client-errors.md",
         ]
     )
     assert result.stdout.str().count("ERROR at teardown") == 1
@@ -154,19 +151,6 @@ def test_public_names_are_exported_and_records_are_not_made_by_hand() -> None:
         Backlog(count=0, bytes=0, oldest_age=0.0, in_flight=0, delayed=0)
     with pytest.raises(TypeError, match=r"^QueueView objects are made by the fake"):
         QueueView(None, None)  # type: ignore[arg-type]
-
-
-def test_every_anchor_a_message_or_the_readme_cites_is_a_readme_heading() -> None:
-    readme = (Path(__file__).parents[2] / "README.md").read_text()
-    headings = {
-        re.sub(r"[^a-z0-9 -]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
-        for line in readme.splitlines()
-        if line.startswith("#")
-    }
-    assert set(ANCHORS.values()) <= headings
-    links = set(re.findall(r"\]\(#([^)]+)\)", readme))
-    assert links
-    assert links <= headings, sorted(links - headings)
 
 
 def test_nothing_leaks_between_tests_under_xdist(pytester: pytest.Pytester) -> None:

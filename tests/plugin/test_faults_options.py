@@ -43,11 +43,23 @@ def test_the_run_seed_is_in_the_header_and_reproduces_deliveries(
     assert seen_line(first).split()[2] != seen_line(other).split()[2]
 
 
-def test_without_a_seed_one_is_chosen_and_shown(pytester: pytest.Pytester) -> None:
+def test_without_a_seed_one_is_chosen_and_shown_when_fault_injection_is_on(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makepyfile(SEEDED)
+    pytester.makeini("[pytest]\nfakesqs_duplicate_delivery = 0.5\n")
     result = pytester.runpytest("-s", "-p", "no:randomly")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["fakesqs: seed=* (reproduce with --fakesqs-seed=*)"])
+
+
+def test_the_header_leaves_the_seed_out_while_nothing_is_random(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(SEEDED)
+    result = pytester.runpytest("-s", "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    assert "seed=" not in result.stdout.str()
 
 
 def test_marker_seed_wins_and_bad_probabilities_are_refused(pytester: pytest.Pytester) -> None:

@@ -159,11 +159,7 @@ def test_every_option_has_an_ini_key_read_by_its_type(pytester: pytest.Pytester)
             literal(
                 "fakesqs: clock=real, start=2030-01-01T00:00:00Z, region=eu-central-1, "
                 "account_id=222222222222, flavor=aws, queues=[orders], autojump_threshold=0.2, "
-                "assert_dlq_empty=True, assert_no_client_errors=True, "
-            )
-            + "*"
-            + literal(
-                " (ini: clock, start, region, "
+                "assert_dlq_empty=True, assert_no_client_errors=True (ini: clock, start, region, "
                 "account_id, flavor, queues, autojump_threshold, assert_dlq_empty, "
                 "assert_no_client_errors)"
             )
@@ -171,20 +167,14 @@ def test_every_option_has_an_ini_key_read_by_its_type(pytester: pytest.Pytester)
     )
 
 
-def test_report_header_shows_the_defaults_without_ini(pytester: pytest.Pytester) -> None:
+def test_report_header_is_one_short_line_without_configuration(
+    pytester: pytest.Pytester,
+) -> None:
     pytester.makepyfile("def test_nothing(): pass")
     result = pytester.runpytest()
-    result.stdout.fnmatch_lines(
-        [
-            literal(
-                "fakesqs: clock=frozen, start=default, region=us-east-1, account_id=123456789012, "
-                "flavor=aws, queues=[], autojump_threshold=0.05, assert_dlq_empty=False, "
-                "assert_no_client_errors=False, "
-            )
-            + "*"
-        ]
-    )
-    assert "(ini:" not in result.stdout.str()
+    lines = [line for line in result.stdout.lines if line.startswith("fakesqs")]
+    assert lines == ["fakesqs: clock=frozen, region=us-east-1, account_id=123456789012, flavor=aws"]
+    assert len(lines[0]) <= 120
 
 
 @pytest.mark.parametrize(

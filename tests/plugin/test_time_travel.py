@@ -78,6 +78,44 @@ def test_a_loop_until_nothing_is_scheduled_ends(fakesqs: FakeSQS) -> None:
     assert events == ["visible again", "expired"]
 
 
+def test_the_documented_loop_polls_before_it_jumps_so_nothing_expires_unreceived(
+    fakesqs: FakeSQS,
+) -> None:
+    sqs = client()
+    url = fakesqs.create_queue("jobs", VisibilityTimeout=30)
+    for body in ("ok", "fails once", "ok too"):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+    failed: set[str] = set()
+
+    def poll_once() -> None:
+        for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", []):
+            if m["Body"] == "fails once" and m["MessageId"] not in failed:
+                failed.add(m["MessageId"])
+                continue  # not deleted: back after the visibility timeout
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=m["ReceiptHandle"])
+
+    poll_once()
+    while fakesqs.advance_to_next_event():
+        poll_once()
+    assert fakesqs.queue("jobs").backlog().count == 0
+    events = [
+        event.event
+        for call in fakesqs.calls("SendMessage")
+        for event in fakesqs.history(call.result["MessageId"])
+    ]
+    assert "expired" not in events
+    assert events.count("deleted") == 3
+
+
+def test_a_loop_that_jumps_before_it_polls_expires_what_nobody_received(
+    fakesqs: FakeSQS,
+) -> None:
+    url = fakesqs.create_queue("jobs")
+    client().send_message(QueueUrl=url, MessageBody="never seen")
+    (change,) = fakesqs.advance_to_next_event()
+    assert (change.event, fakesqs.queue("jobs").backlog().count) == ("expired", 0)
+
+
 def test_advance_to_next_event_costs_the_due_entries_not_the_depth(fakesqs: FakeSQS) -> None:
     sqs = client()
     url = fakesqs.create_queue("deep", VisibilityTimeout=30)

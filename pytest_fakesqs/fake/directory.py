@@ -1,0 +1,80 @@
+"""The fake's queues by name or URL, for its own region and account: what every verb of the
+façade needs first, so the helpers take this (and the broker it holds), never the façade."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..api import RequestContext, SqsError, SqsService
+from ..engine import Broker, Clock, Queue
+from ..engine.settings import QueueKey
+
+
+class QueueDirectory:
+    """Names, URLs and ARNs of one fake's queues, and creating them as the test does."""
+
+    def __init__(self, broker: Broker, service: SqsService, *, region: str, account_id: str):
+        self.broker = broker
+        self.service = service
+        self.region = region
+        self.account_id = account_id
+
+    @property
+    def clock(self) -> Clock:
+        return self.broker.clock
+
+    def context(self) -> RequestContext:
+        return RequestContext(region=self.region, account_id=self.account_id)
+
+    def key(self, name: str) -> QueueKey:
+        return (self.region, self.account_id, name)
+
+    def exists(self, name: str) -> bool:
+        return self.broker.find(self.key(name)) is not None
+
+    def arn(self, key: QueueKey) -> str:
+        return self.service.addressing.queue_arn(key)
+
+    def create(self, name: str, **attributes: Any) -> str:
+        """Create a queue (attributes as in CreateQueue, values may be ints/bools); its URL."""
+        wire = {k: _attribute_text(v) for k, v in attributes.items()}
+        if name.endswith(".fifo"):
+            wire.setdefault("FifoQueue", "true")
+        try:
+            result = self.service.call(
+                "CreateQueue", {"QueueName": name, "Attributes": wire}, self.context()
+            )
+        except SqsError as error:
+            raise ValueError(f"cannot create queue {name!r}: {error.message}") from None
+        url: str = result["QueueUrl"]
+        return url
+
+    def find(self, name_or_url: str) -> Queue:
+        key = self.service.addressing.key_from_url(self.context(), name_or_url)
+        queue = None
+        if key is not None:
+            queue = self.broker.find(key) or self.broker.find((self.region, key[1], key[2]))
+        if queue is None and key is not None:
+            # A client signing for another region than the fake's made it: unambiguous by name.
+            same_name = [q for q in self.broker.queues() if q.key[1:] == key[1:]]
+            queue = same_name[0] if len(same_name) == 1 else None
+        if queue is None:
+            names = (
+                q.name if q.key[0] == self.region else f"{q.name} ({q.key[0]})"
+                for q in self.broker.queues()
+            )
+            known = ", ".join(sorted(names)) or "none"
+            raise LookupError(f"no queue named {name_or_url!r}; queues: {known}")
+        return queue
+
+    def url(self, queue: Queue) -> str:
+        return self.service.queue_url(self.context(), queue)
+
+    def name(self, name_or_url: str) -> str:
+        return self.find(name_or_url).name
+
+
+def _attribute_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
