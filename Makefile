@@ -3,10 +3,6 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-# botocore < 1.31.81 speaks the query/XML protocol to SQS, as many YMQ users still pin it.
-QUERY_VENV ?= .venv-query
-QUERY_BOTO := 'boto3==1.28.80' 'botocore==1.31.80'
-
 .PHONY: examples test lint venv test-xdist test-aio test-query contract test-pythons test-oldest test-wheel
 
 $(VENV)/.installed: pyproject.toml
@@ -41,16 +37,6 @@ test-aio: $(AIO_VENV)/.installed
 	$(AIO_VENV)/bin/python -c "import aioboto3, aiobotocore"  # fail loudly rather than skip
 	$(AIO_VENV)/bin/python -m pytest -q -p no:randomly tests/interop/test_aio.py
 
-$(QUERY_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(QUERY_VENV)
-	$(QUERY_VENV)/bin/python -m pip install -q $(QUERY_BOTO) -e '.[test]'
-	$(QUERY_VENV)/bin/python -c 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
-	touch $@
-
-# The boto3-level tests again, through the query/XML protocol.
-test-query: $(QUERY_VENV)/.installed
-	$(QUERY_VENV)/bin/python -m pytest tests/api tests/protocol tests/server tests/interop examples -p no:randomly -q
-
 # Contract mode: the examples against `fakesqs serve` in another process, as against AWS.
 contract: $(VENV)/.installed
 	BIN=$(BIN) bash .ci/contract
@@ -80,17 +66,23 @@ test-pythons: .venv-3.12/.installed .venv-3.13/.installed
 
 # The lowest versions pyproject.toml declares, so that the floor it promises is the one tested.
 OLDEST_VENV ?= .venv-oldest
+# botocore < 1.31.81 speaks the query/XML protocol to SQS, as many YMQ users still pin it.
 OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0'
 
 $(OLDEST_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(OLDEST_VENV)
 	$(OLDEST_VENV)/bin/python -m pip install -q --upgrade pip
 	$(OLDEST_VENV)/bin/python -m pip install -q $(OLDEST) -e '.[test]'
+	$(OLDEST_VENV)/bin/python -c 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
 	touch $@
 
 test-oldest: $(OLDEST_VENV)/.installed
 	$(OLDEST_VENV)/bin/python -c 'import botocore, pytest; assert (botocore.__version__, pytest.__version__) == ("1.31.80", "7.4.0")'
 	$(OLDEST_VENV)/bin/python -m pytest -q -n 2
+
+# The boto3-level tests through the query/XML protocol: the oldest venv's botocore speaks it.
+test-query: $(OLDEST_VENV)/.installed
+	$(OLDEST_VENV)/bin/python -m pytest tests/api tests/protocol tests/server tests/interop examples -p no:randomly -q
 
 # As a user installs it: the wheel built, installed into a fresh venv in an empty folder, and an
 # example suite run against it (.ci/wheel-check).
