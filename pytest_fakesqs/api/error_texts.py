@@ -83,20 +83,20 @@ class Text(enum.Enum):
     NOT_A_STRING = (_IPV, GUESSED, "a JSON client sent a non-string; botocore never does", _VALUE_OF + "Must be a string.")
     NOT_AN_INTEGER = (_IPV, GUESSED, "a JSON client sent a non-integer; botocore never does", _VALUE_OF + "Must be an integer.")
     NOT_A_STRING_LIST = (_IPV, GUESSED, "a JSON client sent a non-list; botocore never does", _VALUE_OF + "Must be a list of strings.")
-    PARAMETER_INVALID = (_IPV, QUOTED, "the 'Value for parameter TaskHandle is invalid.' form AWS recorded, for a malformed list or map", "Value for parameter {name} is invalid.")
+    PARAMETER_INVALID = (_IPV, GUESSED, "the recorded 'Value for parameter TaskHandle is invalid.' form, for a malformed list or map", "Value for parameter {name} is invalid.")
     # -- receiving ------------------------------------------------------------------------------
     MAX_NUMBER_OF_MESSAGES = (_IPV, RECORDED, "test_send_receive_max_number_of_messages", _VALUE_OF + "Must be between 1 and 10, if provided.")
     WAIT_TIME_SECONDS = (_IPV, RECORDED, "test_send_receive_wait_time_seconds", _VALUE_OF + "Must be >= 0 and <= {maximum}, if provided.")
     VISIBILITY_TIMEOUT = (_IPV, GUESSED, "WaitTimeSeconds' recorded wording, with VisibilityTimeout's range", _VALUE_OF + "Must be >= 0 and <= {maximum}, if provided.")
     ATTEMPT_ID_INVALID = (_IPV, GUESSED, "the recorded MessageGroupId wording, for ReceiveRequestAttemptId", _VALUE_OF + "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.")
-    OVER_LIMIT = (Err.OverLimit, QUOTED, "AWS ErrorResponses quoted in aws-sdk issue reports (line break included)", "Too many messages have been received without being deleted.\nPlease delete your received messages or let them timeout before receiving more.")
+    OVER_LIMIT = (Err.OverLimit, QUOTED, "an SQS ErrorResponse quoted in Cbsoftware/pressureNET-server#74 (2014, line break included)", "Too many messages have been received without being deleted.\nPlease delete your received messages or let them timeout before receiving more.")
     # -- receipt handles ------------------------------------------------------------------------
     RECEIPT_HANDLE_INVALID = (Err.ReceiptHandleIsInvalid, QUOTED, "LocalStack's AWS-validated test_sqs.py asserts it for a garbage handle", 'The input receipt handle "{handle}" is not a valid receipt handle.')
     RECEIPT_HANDLE_EXPIRED = (_IPV, RECORDED, "test_fifo_delete_after_visibility_timeout", "Value {handle} for parameter ReceiptHandle is invalid. Reason: The receipt handle has expired.")
     NOT_AVAILABLE_FOR_VISIBILITY = (_IPV, QUOTED, "aws/aws-sdk-net#1927; LocalStack's AWS-validated test_sqs.py", "Value {handle} for parameter ReceiptHandle is invalid. Reason: Message does not exist or is not available for visibility timeout change.")
     VISIBILITY_BEYOND_LIMIT = (_IPV, QUOTED, "localstack/localstack#3956 (2021, an AWS reply); aws/aws-sdk-net#794 (2017)", "Value {timeout} for parameter VisibilityTimeout is invalid. Reason: Total VisibilityTimeout for the message is beyond the limit [43200 seconds]")
     # -- sending --------------------------------------------------------------------------------
-    DELAY_SECONDS = (_IPV, QUOTED, "AWS replies quoted in SDK issue reports", _VALUE_OF + "DelaySeconds must be >= 0 and <= {maximum}.")
+    DELAY_SECONDS = (_IPV, QUOTED, "aws-samples/amazon-sqs-dlq-replay-backoff#8 (2022)", _VALUE_OF + "DelaySeconds must be >= 0 and <= {maximum}.")
     NOT_FOR_THIS_QUEUE_TYPE = (_IPV, RECORDED, "test_fifo_queue_send_message_with_delay_seconds_fails", _VALUE_OF + "The request include parameter that is not valid for this queue type.")
     FIFO_ID_INVALID = (_IPV, RECORDED, "test_send_message_to_standard_queue_with_invalid_message_group_id", _VALUE_OF + "{name} can only include alphanumeric and punctuation characters. 1 to 128 in length.")
     BATCH_MISSING_GROUP_ID = (_IPV, RECORDED, "test_send_batch_missing_message_group_id_for_fifo_queue", "The request must contain the parameter MessageGroupId.")
@@ -160,7 +160,7 @@ class Text(enum.Enum):
     LABEL_EXISTS = (_IPV, RECORDED, "test_sqs_permission_lifecycle", _VALUE_OF + "Already exists.")
     LABEL_NOT_FOUND = (_IPV, RECORDED, "test_sqs_permission_lifecycle", _VALUE_OF + "can't find label.")
     PRINCIPAL_UNVERIFIED = (_IPV, QUOTED, "aws/aws-sdk#414 (2022), for a principal AWS cannot verify", _VALUE_OF + "Unable to verify principal.")
-    TOO_MANY_ACTIONS = (Err.OverLimit, GUESSED, "the AddPermission documentation's 7-action limit", "{count} Actions were found, maximum allowed is {maximum}.")
+    TOO_MANY_ACTIONS = (Err.OverLimit, GUESSED, "the 7-action limit; SetQueueAttributes words it '10 actions were found in a statement from the submitted policy, max allowed is 7' (ministryofjustice/cloud-platform-environments#9082), AddPermission's reply not found", "{count} Actions were found, maximum allowed is {maximum}.")
     ACTION_OWNER_ONLY = (_IPV, GUESSED, "the AddPermission documentation: owner-only actions", _VALUE_OF + "Only the queue owner is allowed to invoke this action.")
     ACTION_UNKNOWN = (_IPV, QUOTED, "cloudtools/awacs#34 (2016)", _VALUE_OF + "Please refer to the appropriate WSDL for a list of valid actions.")
     # -- the request itself ---------------------------------------------------------------------
