@@ -14,7 +14,8 @@ from typing import Any, Protocol
 from ..engine import Broker, Queue, QueueKey
 from .addressing import Addressing
 from .context import RequestContext
-from .errors import Err, SqsError, access_denied_text, service_access_denied_text
+from .error_texts import Text
+from .errors import SqsError
 from .policy import AccessRequest, ConditionNotEvaluated, MalformedPolicy, Policy, evaluate, parse
 from .policy_conditions import SUPPORTED_KEYS
 from .principals import Principal, root
@@ -50,8 +51,8 @@ class QueueDirectory(Protocol):
 class AccessDenied(SqsError):
     """AccessDenied (403), with what the fake's reports say about it."""
 
-    def __init__(self, message: str, *, principal: Principal, queue: str, reason: str) -> None:
-        super().__init__(Err.AccessDenied, message)
+    def __init__(self, error: SqsError, *, principal: Principal, queue: str, reason: str) -> None:
+        super().__init__(error.spec, error.message)
         self.principal = principal
         self.queue = queue
         self.reason = reason
@@ -71,17 +72,11 @@ def check_policy(text: str, *, enforcing: bool) -> None:
     try:
         policy = parse(text)
     except MalformedPolicy:
-        raise SqsError(
-            Err.InvalidAttributeValue, "Invalid value for the parameter Policy."
-        ) from None
+        raise Text.ATTRIBUTE_VALUE_INVALID(name="Policy") from None
     unsupported = policy.operators_not_evaluated() if enforcing else []
     if unsupported:
-        raise SqsError(
-            Err.InvalidAttributeValue,
-            f"fakesqs (enforce_policies=True) does not evaluate the condition operator "
-            f"{', '.join(unsupported)}; it evaluates ArnEquals, ArnLike, StringEquals, "
-            f"StringLike, StringNotEquals, Bool, Null and their IfExists/Not forms, on the keys "
-            f"{', '.join(SUPPORTED_KEYS)}. Turn enforce_policies off for this queue's tests.",
+        raise Text.CONDITION_NOT_EVALUATED(
+            operators=", ".join(unsupported), keys=", ".join(SUPPORTED_KEYS)
         )
 
 
@@ -122,10 +117,7 @@ def authorize(
     try:
         decision = evaluate(parsed(text) if text else None, request)
     except ConditionNotEvaluated as error:
-        raise SqsError(
-            Err.InvalidAttributeValue,
-            f"fakesqs cannot evaluate the condition operator {error} in the policy of {key[2]}.",
-        ) from None
+        raise Text.CONDITION_NOT_EVALUATED_IN_POLICY(operator=error, queue=key[2]) from None
     if decision.outcome == "allow" or (decision.outcome == "implicit" and own_account):
         return
     who = principal.describe()
@@ -134,12 +126,11 @@ def authorize(
     else:
         reason = f"no statement allows {who}"
     if principal.is_service:
-        message = service_access_denied_text(service.queue_url(ctx, queue))
+        refusal = Text.SERVICE_ACCESS_DENIED(url=service.queue_url(ctx, queue))
     else:
-        message = access_denied_text(
-            principal.arn, single, resource, explicit=decision.outcome == "deny"
-        )
-    raise AccessDenied(message, principal=principal, queue=key[2], reason=reason)
+        row = Text.ACCESS_DENIED_EXPLICIT if decision.outcome == "deny" else Text.ACCESS_DENIED
+        refusal = row(principal=principal.arn, action=f"sqs:{single.lower()}", resource=resource)
+    raise AccessDenied(refusal, principal=principal, queue=key[2], reason=reason)
 
 
 def _secure(ctx: RequestContext) -> bool:

@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine import EngineError, Outgoing, Queue
 from . import messages, receipts
 from .context import RequestContext
-from .errors import Err, SqsError
+from .error_texts import Text
+from .errors import SqsError
 from .params import get_int, get_list
 
 if TYPE_CHECKING:
@@ -21,33 +22,23 @@ _ENTRY_ID = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 def check_entries(service: Service, params: dict[str, Any], action: str) -> list[dict[str, Any]]:
     entries = get_list(params, "Entries")
     if not entries:
-        raise SqsError(
-            Err.EmptyBatchRequest,
-            f"There should be at least one {action}RequestEntry in the request.",
-        )
+        raise Text.EMPTY_BATCH(action=action)
     maximum = service.limits.max_batch_entries
     if len(entries) > maximum:
-        raise SqsError(
-            Err.TooManyEntriesInBatchRequest,
-            f"Maximum number of entries per request are {maximum}. You have sent {len(entries)}.",
-        )
+        raise Text.TOO_MANY_ENTRIES(maximum=maximum, count=len(entries))
     seen: set[str] = set()
     for entry in entries:
         if type(entry) is not dict:
-            raise SqsError(Err.InvalidParameterValue, "Batch entries must be structures.")
+            raise Text.BATCH_ENTRY_NOT_A_STRUCTURE()
         entry_id = entry.get("Id")
         if type(entry_id) is not str or not (
             # Most ids are short ASCII letters and digits ("0".."9", "msg1"): no call needed.
             (len(entry_id) <= 80 and entry_id.isascii() and entry_id.isalnum())
             or _valid_entry_id(entry_id)
         ):
-            raise SqsError(
-                Err.InvalidBatchEntryId,
-                "A batch entry id can only contain alphanumeric characters, hyphens and "
-                "underscores. It can be at most 80 letters long.",
-            )
+            raise Text.INVALID_BATCH_ENTRY_ID()
         if entry_id in seen:
-            raise SqsError(Err.BatchEntryIdsNotDistinct, f"Id {entry_id} repeated.")
+            raise Text.BATCH_ENTRY_IDS_NOT_DISTINCT(id=entry_id)
         seen.add(entry_id)
     return entries
 
@@ -96,18 +87,12 @@ def send_message_batch(
     if queue.settings.fifo:
         # Missing FIFO ids fail the whole batch, not one entry (recorded AWS behaviour).
         if any(e.get("MessageGroupId") is None for e in entries):
-            raise SqsError(
-                Err.InvalidParameterValue, "The request must contain the parameter MessageGroupId."
-            )
+            raise Text.BATCH_MISSING_GROUP_ID()
         content_based = service.current_attributes(queue).get("ContentBasedDeduplication")
         if content_based != "true" and any(
             e.get("MessageDeduplicationId") is None for e in entries
         ):
-            raise SqsError(
-                Err.InvalidParameterValue,
-                "The queue should either have ContentBasedDeduplication enabled or "
-                "MessageDeduplicationId provided explicitly",
-            )
+            raise Text.FIFO_NEEDS_DEDUPLICATION()
     # Validate every entry first, then enqueue the valid ones under one engine lock. The batch's
     # total size is summed on the way (an entry's checked size is its body's for a plain one).
     checked: list[Outgoing | SqsError] = []
@@ -123,11 +108,7 @@ def send_message_batch(
         checked.append(outgoing)
         total += outgoing.size if outgoing.attributes is None else _entry_size(entry)
     if total > service.limits.max_batch_bytes:
-        raise SqsError(
-            Err.BatchRequestTooLong,
-            f"Batch requests cannot be longer than {service.limits.max_batch_bytes} bytes. "
-            f"You have sent {total} bytes.",
-        )
+        raise Text.BATCH_REQUEST_TOO_LONG(maximum=service.limits.max_batch_bytes, total=total)
     sent = iter(
         service.broker.send_many(queue, [c for c in checked if not isinstance(c, SqsError)])
     )
@@ -211,4 +192,4 @@ def _handle_or_refusal(entry: dict[str, Any]) -> str | SqsError:
     handle = entry.get("ReceiptHandle")
     if isinstance(handle, str) and handle:
         return handle
-    return SqsError(Err.MissingParameter, "The request must contain the parameter ReceiptHandle.")
+    return Text.MISSING_PARAMETER(name="ReceiptHandle")

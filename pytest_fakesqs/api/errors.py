@@ -1,7 +1,7 @@
 """The error catalogue: one row per AWS error (shape, query code, HTTP status, fault).
 
-Validation raises `SqsError(Err.X, text)`; the protocol layer renders the row on the wire;
-tests iterate the table.
+Validation raises a row of the error-text table (error_texts.Text, each text with its source),
+which names its row here; the protocol layer renders the row on the wire; tests iterate both.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ class ErrorSpec:
     fault: Literal["Sender", "Receiver"] = "Sender"
     # True for shapes botocore models as exceptions (client.exceptions.<shape>).
     modelled: bool = True
-    # AWS's fixed XML <Message> where the query protocol words the error differently from JSON.
+    # AWS's fixed XML <Message> where the query protocol words the error differently from JSON
+    # (a row of the error-text table too, with its source).
     query_message: str | None = None
 
 
@@ -122,42 +123,3 @@ class SqsError(Exception):
 
     def __repr__(self) -> str:
         return f"SqsError({self.spec.query_code!r}, {self.message!r})"
-
-
-def invalid_parameter(name: str, value: object, reason: str) -> SqsError:
-    """AWS's common "Value X for parameter Y is invalid. Reason: Z." answer."""
-    return SqsError(
-        Err.InvalidParameterValue,
-        f"Value {value} for parameter {name} is invalid. Reason: {reason}",
-    )
-
-
-def missing_parameter(name: str) -> SqsError:
-    return SqsError(Err.MissingParameter, f"The request must contain the parameter {name}.")
-
-
-def queue_does_not_exist() -> SqsError:
-    return SqsError(Err.QueueDoesNotExist, "The specified queue does not exist.")
-
-
-# AccessDenied (HTTP 403, query code AccessDenied, fault Sender) as AWS words it today, quoted
-# in public reports: cross-account, "User: arn:aws:iam::111111111111:user/DUB.SQS is not
-# authorized to perform: sqs:sendmessage on resource: arn:aws:sqs:eu-west-1:222222222222:<q>
-# because no resource-based policy allows the sqs:sendmessage action" (microsoft/aspire PR #3333,
-# 2024); SendMessageBatch names sqs:sendmessage (aws/serverless-application-model #3633, 2024).
-# The explicit-deny ending is IAM's documented one ("Access denied error messages", IAM User
-# Guide). A service's delivery was refused with the older text, naming the queue URL: "Access to
-# the resource https://sqs.us-west-2.amazonaws.com/<account>/process_order is denied."
-# (an SNS delivery log quoted in MassTransit/MassTransit #1525, 2019).
-def access_denied_text(principal_arn: str, action: str, resource: str, *, explicit: bool) -> str:
-    performed = f"sqs:{action.lower()}"
-    why = (
-        "with an explicit deny in a resource-based policy"
-        if explicit
-        else f"because no resource-based policy allows the {performed} action"
-    )
-    return f"User: {principal_arn} is not authorized to perform: {performed} on resource: {resource} {why}"
-
-
-def service_access_denied_text(queue_url: str) -> str:
-    return f"Access to the resource {queue_url} is denied."

@@ -8,10 +8,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import Err, SqsError
+from .error_texts import Text
 from .md5 import AttributeValues, md5_of_attributes
 
-_NAME = re.compile(r"^[A-Za-z0-9_.\-]{1,256}$")
+# Letters and digits of any script (AWS-validated: `attr.1øßä` is valid), `_`, `-` and `.`.
+_NAME = re.compile(r"^[\w.\-]{1,256}$")
 _TYPE = re.compile(r"^(String|Number|Binary)(\..+)?$")
 # Characters SQS accepts in bodies and string values (XML 1.0's Char production).
 _INVALID_CHARS = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -21,8 +22,10 @@ def has_invalid_characters(text: str) -> bool:
     return _INVALID_CHARS.search(text) is not None
 
 
-def _invalid(text: str) -> SqsError:
-    return SqsError(Err.InvalidParameterValue, text)
+def first_invalid_character(text: str) -> str | None:
+    """The first character SQS refuses, as its error names it ("#x7"); None if there is none."""
+    found = _INVALID_CHARS.search(text)
+    return None if found is None else f"#x{ord(found.group()):X}"
 
 
 def parse_attributes(
@@ -30,11 +33,9 @@ def parse_attributes(
 ) -> dict[str, tuple[str, str | bytes]]:
     """Validated attributes as name -> (DataType, str or bytes value)."""
     if not isinstance(raw, Mapping):
-        raise _invalid("The message attributes are invalid.")
+        raise Text.ATTRIBUTES_INVALID()
     if len(raw) > max_count:
-        raise _invalid(
-            f"Number of message attributes [{len(raw)}] exceeds the allowed maximum [{max_count}]."
-        )
+        raise Text.TOO_MANY_ATTRIBUTES(count=len(raw), maximum=max_count)
     parsed: dict[str, tuple[str, str | bytes]] = {}
     for name, spec in raw.items():
         parsed[name] = _parse_one(name, spec)
@@ -43,53 +44,42 @@ def parse_attributes(
 
 def _parse_one(name: str, spec: Any) -> tuple[str, str | bytes]:
     if not isinstance(name, str) or not name:
-        raise _invalid("Message (user) attribute name must not be empty.")
-    lowered = name.lower()
-    if not _NAME.match(name) or name.startswith(".") or name.endswith(".") or ".." in name:
-        raise _invalid(f"Message (user) attribute name '{name}' is invalid.")
-    if lowered.startswith(("aws.", "amazon.")):
-        raise _invalid(f"Message (user) attribute name '{name}' is reserved for use by the system.")
+        raise Text.ATTRIBUTE_NAME_EMPTY()
+    if len(name) > 256:
+        raise Text.ATTRIBUTE_NAME_TOO_LONG()
+    if not _NAME.match(name):
+        raise Text.ATTRIBUTE_NAME_INVALID()
+    if name.lower().startswith(("aws.", "amazon.")) or name.startswith(".") or name.endswith("."):
+        raise Text.ATTRIBUTE_NAME_RESERVED()
+    if ".." in name:
+        raise Text.ATTRIBUTE_NAME_PERIODS(name=name)
     if not isinstance(spec, Mapping):
-        raise _invalid(f"Message (user) attribute '{name}' is invalid.")
+        raise Text.ATTRIBUTE_SPEC_INVALID(name=name)
     data_type = spec.get("DataType")
     if not isinstance(data_type, str) or not data_type:
-        raise _invalid(
-            f"Message (user) attribute '{name}' must contain a non-empty attribute type."
-        )
-    if len(data_type) > 256 or not _TYPE.match(data_type):
-        raise _invalid(
-            f"Message (user) attribute '{name}' has an invalid data type: '{data_type}'. "
-            "Type must start with String, Number or Binary."
-        )
+        raise Text.ATTRIBUTE_TYPE_EMPTY(name=name)
+    if not _TYPE.match(data_type):
+        raise Text.ATTRIBUTE_TYPE_INVALID(name=name)
+    if len(data_type) > 256:
+        raise Text.ATTRIBUTE_TYPE_TOO_LONG()
     if spec.get("StringListValues") or spec.get("BinaryListValues"):
-        raise SqsError(
-            Err.UnsupportedOperation,
-            "Message attribute list values in SendMessage operation are not supported.",
-        )
+        raise Text.ATTRIBUTE_LIST_VALUES()
     if data_type.startswith("Binary"):
         value = spec.get("BinaryValue")
         if isinstance(value, str):
             try:
                 value = base64.b64decode(value, validate=True)
             except (binascii.Error, ValueError):
-                raise _invalid(
-                    f"Message (user) attribute '{name}' has an invalid binary value."
-                ) from None
+                raise Text.ATTRIBUTE_BINARY_INVALID(name=name) from None
         if not isinstance(value, bytes) or not value:
-            raise _invalid(
-                f"Message (user) attribute '{name}' must contain a non-empty value of type 'Binary'."
-            )
+            raise Text.ATTRIBUTE_VALUE_EMPTY(name=name, kind="Binary")
         return data_type, value
     value = spec.get("StringValue")
     base_type = "Number" if data_type.startswith("Number") else "String"
     if not isinstance(value, str) or not value:
-        raise _invalid(
-            f"Message (user) attribute '{name}' must contain a non-empty value of type '{base_type}'."
-        )
+        raise Text.ATTRIBUTE_VALUE_EMPTY(name=name, kind=base_type)
     if has_invalid_characters(value):
-        raise _invalid(
-            f"Message (user) attribute '{name}' must contain a value with valid characters."
-        )
+        raise Text.ATTRIBUTE_VALUE_CHARACTERS(name=name)
     if base_type == "Number":
         _check_number(name, value)
     return data_type, value
@@ -99,15 +89,10 @@ def _check_number(name: str, value: str) -> None:
     try:
         number = float(value)
     except ValueError:
-        raise _invalid(
-            f"Can't cast the value of message (user) attribute '{name}' to a number."
-        ) from None
+        raise Text.ATTRIBUTE_NOT_A_NUMBER(name=name) from None
     digits = re.sub(r"[^0-9]", "", value.split("e")[0].split("E")[0])
     if len(digits.lstrip("0")) > 38 or (number != 0 and not 1e-128 <= abs(number) <= 1e126):
-        raise _invalid(
-            f"Value {value} for message (user) attribute '{name}' is invalid. "
-            "Reason: Number values must be within 38 digits of precision and between 10^-128 and 10^+126."
-        )
+        raise Text.ATTRIBUTE_NUMBER_RANGE(name=name, value=value)
 
 
 def attributes_size(attributes: AttributeValues) -> int:
@@ -146,6 +131,7 @@ def select(attributes: AttributeValues, requested: list[str]) -> dict[str, tuple
 
 __all__ = [
     "attributes_size",
+    "first_invalid_character",
     "has_invalid_characters",
     "md5_of_attributes",
     "parse_attributes",

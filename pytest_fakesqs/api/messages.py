@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine import Message, Outgoing, Queue
 from . import message_attributes as ma
 from .context import RequestContext
-from .errors import Err, SqsError, invalid_parameter, missing_parameter
+from .error_texts import Text
+from .errors import SqsError
 from .md5 import md5_of_attributes, md5_of_encoded_body
 from .params import get_int, get_map, get_str
 
@@ -80,58 +81,33 @@ def prepare(
         raise _too_long(max_size, in_batch)
     delay = get_int(entry, "DelaySeconds")
     if delay is not None and not 0 <= delay <= service.limits.max_delay_seconds:
-        raise invalid_parameter(
-            "DelaySeconds",
-            delay,
-            f"DelaySeconds must be >= 0 and <= {service.limits.max_delay_seconds}.",
+        raise Text.DELAY_SECONDS(
+            name="DelaySeconds", value=delay, maximum=service.limits.max_delay_seconds
         )
     group_id = get_str(entry, "MessageGroupId")
     dedup_id = get_str(entry, "MessageDeduplicationId")
     if group_id is not None and not _FIFO_ID.match(group_id):
-        raise invalid_parameter(
-            "MessageGroupId",
-            group_id,
-            "MessageGroupId can only include alphanumeric and punctuation characters. 1 to 128 in length.",
-        )
+        raise Text.FIFO_ID_INVALID(name="MessageGroupId", value=group_id)
     if dedup_id is not None and not _FIFO_ID.match(dedup_id):
-        raise invalid_parameter(
-            "MessageDeduplicationId",
-            dedup_id,
-            "MessageDeduplicationId can only include alphanumeric and punctuation characters. 1 to 128 in length.",
-        )
+        raise Text.FIFO_ID_INVALID(name="MessageDeduplicationId", value=dedup_id)
     if queue.settings.fifo:
         if group_id is None:
             if in_batch:
-                raise SqsError(
-                    Err.InvalidParameterValue,
-                    "The request must contain the parameter MessageGroupId.",
-                )
-            raise missing_parameter("MessageGroupId")
+                raise Text.BATCH_MISSING_GROUP_ID()
+            raise Text.MISSING_PARAMETER(name="MessageGroupId")
         if not delay:
             delay = None  # DelaySeconds=0 on a FIFO queue means "the queue's delay"
         elif service.limits.fifo_message_delay_ignored:
             delay = None  # YMQ: "does not apply", the queue's DelaySeconds is used
         else:
-            raise invalid_parameter(
-                "DelaySeconds",
-                delay,
-                "The request include parameter that is not valid for this queue type.",
-            )
+            raise Text.NOT_FOR_THIS_QUEUE_TYPE(name="DelaySeconds", value=delay)
         if dedup_id is None:
             if service.current_attributes(queue).get("ContentBasedDeduplication") != "true":
-                raise SqsError(
-                    Err.InvalidParameterValue,
-                    "The queue should either have ContentBasedDeduplication enabled or "
-                    "MessageDeduplicationId provided explicitly",
-                )
+                raise Text.FIFO_NEEDS_DEDUPLICATION()
             dedup_id = hashlib.sha256(body.encode("utf-8")).hexdigest()
     else:
         if dedup_id is not None:
-            raise invalid_parameter(
-                "MessageDeduplicationId",
-                dedup_id,
-                "The request include parameter that is not valid for this queue type.",
-            )
+            raise Text.NOT_FOR_THIS_QUEUE_TYPE(name="MessageDeduplicationId", value=dedup_id)
     sender = ctx.sender_id
     if system:
         system["SenderId"] = sender
@@ -158,24 +134,18 @@ def _checked_body(body: Any) -> bytes:
     if type(body) is str and body.isascii() and body.isprintable() and body:
         return body.encode()  # printable ASCII (space to tilde) is always valid: no regex
     if body is None or body == "":
-        raise missing_parameter("MessageBody")
+        raise Text.MISSING_PARAMETER(name="MessageBody")
     if not isinstance(body, str):
-        raise invalid_parameter("MessageBody", body, "Must be a string.")
-    if ma.has_invalid_characters(body):
-        raise SqsError(
-            Err.InvalidMessageContents,
-            "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD | "
-            "#x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
-        )
+        raise Text.NOT_A_STRING(name="MessageBody", value=body)
+    invalid = ma.first_invalid_character(body)
+    if invalid is not None:
+        raise Text.INVALID_MESSAGE_CONTENTS(character=invalid)
     return body.encode("utf-8")
 
 
 def _too_long(max_size: int, in_batch: bool) -> SqsError:
-    verb = "cannot be validated" if in_batch else "are invalid"
-    return SqsError(
-        Err.InvalidParameterValue,
-        f"One or more parameters {verb}. Reason: Message must be shorter than {max_size} bytes.",
-    )
+    text = Text.BATCH_MESSAGE_TOO_LONG if in_batch else Text.MESSAGE_TOO_LONG
+    return text(maximum=max_size)
 
 
 _SENDER_ONLY: dict[str, dict[str, Any]] = {}
@@ -197,25 +167,14 @@ def _system_attributes(raw: dict[str, Any]) -> dict[str, Any]:
     system: dict[str, Any] = {}
     for name, spec in raw.items():
         if name != "AWSTraceHeader":
-            raise invalid_parameter(
-                "MessageSystemAttributes", name, "Only AWSTraceHeader is supported."
-            )
+            raise Text.SYSTEM_ATTRIBUTE_UNSUPPORTED(name="MessageSystemAttributes", value=name)
         if not isinstance(spec, dict) or spec.get("DataType") != "String":
-            raise SqsError(
-                Err.InvalidParameterValue,
-                "Message (system) attribute 'AWSTraceHeader' must contain a non-empty value of type 'String'.",
-            )
+            raise Text.TRACE_HEADER_EMPTY()
         value = spec.get("StringValue")
         if not isinstance(value, str) or not value:
-            raise SqsError(
-                Err.InvalidParameterValue,
-                "Message (system) attribute 'AWSTraceHeader' must contain a non-empty value of type 'String'.",
-            )
+            raise Text.TRACE_HEADER_EMPTY()
         if ma.has_invalid_characters(value):  # as for user attributes; also keeps MD5 encodable
-            raise SqsError(
-                Err.InvalidParameterValue,
-                "Message (system) attribute 'AWSTraceHeader' must contain a value with valid characters.",
-            )
+            raise Text.TRACE_HEADER_CHARACTERS()
         system["AWSTraceHeader"] = value
     return system
 

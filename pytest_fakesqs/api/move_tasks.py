@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine import MoveFailure, MoveStatus, MoveTask, Queue, TaskAlreadyRunning, TaskNotRunning
 from .context import RequestContext
 from .dead_letter_sources import sources_of
-from .errors import Err, SqsError, invalid_parameter
+from .error_texts import Text
+from .errors import Err
 from .params import get_int, get_str, require_str
 
 if TYPE_CHECKING:
@@ -25,17 +26,10 @@ FAILURE_REASONS = {MoveFailure.QUEUE_MISSING: Err.QueueDoesNotExist.spec.query_c
 def _queue_by_arn(service: Service, arn: str, parameter: str) -> Queue:
     key = service.addressing.key_from_arn(arn)
     if key is None:
-        raise SqsError(
-            Err.InvalidParameterValue,
-            f"You must use this format to specify the {parameter}: "
-            "arn:<partition>:<service>:<region>:<account-id>:<resource-id>",
-        )
+        raise Text.ARN_FORMAT(parameter=parameter)
     queue = service.broker.find(key)
     if queue is None:
-        raise SqsError(
-            Err.ResourceNotFoundException,
-            f"The resource that you specified for the {parameter} parameter doesn't exist.",
-        )
+        raise Text.RESOURCE_NOT_FOUND(parameter=parameter)
     return queue
 
 
@@ -65,14 +59,10 @@ def start_message_move_task(
     destination_arn = get_str(params, "DestinationArn")
     rate = get_int(params, "MaxNumberOfMessagesPerSecond")
     if rate is not None and not 1 <= rate <= MAX_RATE:
-        raise invalid_parameter(
-            "MaxNumberOfMessagesPerSecond", rate, f"Must be between 1 and {MAX_RATE}, if provided."
-        )
+        raise Text.MOVE_RATE(name="MaxNumberOfMessagesPerSecond", value=rate, maximum=MAX_RATE)
     source = _queue_by_arn(service, source_arn, "SourceArn")
     if not sources_of(service, source):
-        raise SqsError(
-            Err.InvalidParameterValue, "Source queue must be configured as a Dead Letter Queue."
-        )
+        raise Text.SOURCE_NOT_A_DLQ()
     destination = (
         _queue_by_arn(service, destination_arn, "DestinationArn") if destination_arn else None
     )
@@ -81,11 +71,7 @@ def start_message_move_task(
             source, None if destination is None else destination.key, rate
         )
     except TaskAlreadyRunning:
-        raise SqsError(
-            Err.InvalidParameterValue,
-            "There is already a task running. Only one active task is allowed for a source "
-            "queue arn at a given time.",
-        ) from None
+        raise Text.TASK_ALREADY_RUNNING() from None
     return {"TaskHandle": encode_handle(task.task_id, service.addressing.queue_arn(source.key))}
 
 
@@ -95,10 +81,8 @@ def list_message_move_tasks(
     source = _queue_by_arn(service, require_str(params, "SourceArn"), "SourceArn")
     max_results = get_int(params, "MaxResults")
     if max_results is not None and not 1 <= max_results <= MAX_LIST_RESULTS:
-        raise invalid_parameter(
-            "MaxResults",
-            max_results,
-            f"You must enter a number that's between 1 and {MAX_LIST_RESULTS}.",
+        raise Text.MOVE_LIST_MAX_RESULTS(
+            name="MaxResults", value=max_results, maximum=MAX_LIST_RESULTS
         )
     tasks = service.broker.move_tasks.for_source(source.key)
     # Only the most recent task unless the caller asks for more (AWS's default is 1).
@@ -128,16 +112,16 @@ def cancel_message_move_task(
     handle = require_str(params, "TaskHandle")
     decoded = decode_handle(handle)
     if decoded is None or service.addressing.key_from_arn(decoded[1]) is None:
-        raise SqsError(Err.InvalidParameterValue, "Value for parameter TaskHandle is invalid.")
+        raise Text.TASK_HANDLE_INVALID()
     task_id, source_arn = decoded
     source = _queue_by_arn(service, source_arn, "SourceArn")
     runner = service.broker.move_tasks
     task = runner.get(task_id)
     if task is None or task.source != source.key:
-        raise SqsError(Err.ResourceNotFoundException, "Task does not exist.")
+        raise Text.TASK_NOT_FOUND()
     try:
         runner.cancel(task_id)
     except TaskNotRunning:
         # Only a RUNNING task can be cancelled; a finished one is no longer an active task.
-        raise SqsError(Err.ResourceNotFoundException, "Task does not exist.") from None
+        raise Text.TASK_NOT_FOUND() from None
     return {"ApproximateNumberOfMessagesMoved": task.moved}

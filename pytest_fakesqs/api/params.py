@@ -5,17 +5,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .errors import Err, SqsError, invalid_parameter, missing_parameter
+from .error_texts import Text
 
 
 def get_str(params: Mapping[str, Any], name: str, *, required: bool = False) -> str | None:
     value = params.get(name)
     if value is None:
         if required:
-            raise missing_parameter(name)
+            raise Text.MISSING_PARAMETER(name=name)
         return None
     if not isinstance(value, str):
-        raise invalid_parameter(name, value, "Must be a string.")
+        raise Text.NOT_A_STRING(name=name, value=value)
     return value
 
 
@@ -31,7 +31,7 @@ def get_int(params: Mapping[str, Any], name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool):
-        raise invalid_parameter(name, value, "Must be an integer.")
+        raise Text.NOT_AN_INTEGER(name=name, value=value)
     if isinstance(value, int):
         return value
     if isinstance(value, str):
@@ -39,7 +39,7 @@ def get_int(params: Mapping[str, Any], name: str) -> int | None:
             return int(value.strip())
         except ValueError:
             pass
-    raise invalid_parameter(name, value, "Must be an integer.")
+    raise Text.NOT_AN_INTEGER(name=name, value=value)
 
 
 def get_list(params: Mapping[str, Any], name: str) -> list[Any]:
@@ -47,7 +47,7 @@ def get_list(params: Mapping[str, Any], name: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise SqsError(Err.InvalidParameterValue, f"Value for parameter {name} is invalid.")
+        raise Text.PARAMETER_INVALID(name=name)
     return value
 
 
@@ -55,7 +55,7 @@ def get_str_list(params: Mapping[str, Any], name: str) -> list[str]:
     values = get_list(params, name)
     for value in values:
         if not isinstance(value, str):
-            raise invalid_parameter(name, value, "Must be a list of strings.")
+            raise Text.NOT_A_STRING_LIST(name=name, value=value)
     return values
 
 
@@ -64,5 +64,5 @@ def get_map(params: Mapping[str, Any], name: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise SqsError(Err.InvalidParameterValue, f"Value for parameter {name} is invalid.")
+        raise Text.PARAMETER_INVALID(name=name)
     return value

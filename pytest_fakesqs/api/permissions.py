@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Queue
 from .context import RequestContext
-from .errors import Err, SqsError, invalid_parameter, missing_parameter
+from .error_texts import Text
 from .params import get_str_list, require_str
 
 if TYPE_CHECKING:
@@ -54,12 +54,8 @@ def _one_or_many(values: list[str]) -> str | list[str]:
 def _check_action(action: str) -> str:
     if action in GRANTABLE_ACTIONS:
         return f"SQS:{action}"
-    reason = (
-        "Only the queue owner is allowed to invoke this action."
-        if action in OWNER_ONLY_ACTIONS
-        else "Please refer to the appropriate WSDL for a list of valid actions."
-    )
-    raise invalid_parameter("ActionName", f"SQS:{action}", reason)
+    text = Text.ACTION_OWNER_ONLY if action in OWNER_ONLY_ACTIONS else Text.ACTION_UNKNOWN
+    raise text(name="ActionName", value=f"SQS:{action}")
 
 
 def _policy(service: Service, queue: Queue) -> dict[str, Any] | None:
@@ -89,22 +85,15 @@ def add_permission(
     queue = service.resolve_queue(params, ctx)
     label = require_str(params, "Label")
     if not _LABEL.match(label):
-        raise invalid_parameter(
-            "Label",
-            label,
-            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length.",
-        )
+        raise Text.LABEL_INVALID(name="Label", value=label)
     account_ids = get_str_list(params, "AWSAccountIds")
     actions = get_str_list(params, "Actions")
     if not actions:
-        raise missing_parameter("Actions")
+        raise Text.MISSING_PARAMETER(name="Actions")
     if not account_ids:
-        raise invalid_parameter("PrincipalId", "[]", "Unable to verify.")
+        raise Text.PRINCIPAL_UNVERIFIED(name="PrincipalId", value="[]")
     if len(actions) > MAX_ACTIONS:
-        raise SqsError(
-            Err.OverLimit,
-            f"{len(actions)} Actions were found, maximum allowed is {MAX_ACTIONS}.",
-        )
+        raise Text.TOO_MANY_ACTIONS(count=len(actions), maximum=MAX_ACTIONS)
     granted = [_check_action(action) for action in actions]
     arn = service.addressing.queue_arn(queue.key)
     statement = {
@@ -121,7 +110,7 @@ def add_permission(
             "Statement": [],
         }
         if any(existing.get("Sid") == label for existing in document["Statement"]):
-            raise invalid_parameter("Label", label, "Already exists.")
+            raise Text.LABEL_EXISTS(name="Label", value=label)
         document["Statement"].append(statement)
         _store(service, queue, document)
     return {}
@@ -137,7 +126,7 @@ def remove_permission(
         statements = [] if document is None else document["Statement"]
         kept = [s for s in statements if not (isinstance(s, dict) and s.get("Sid") == label)]
         if document is None or len(kept) == len(statements):
-            raise invalid_parameter("Label", label, "can't find label.")
+            raise Text.LABEL_NOT_FOUND(name="Label", value=label)
         document["Statement"] = kept
         _store(service, queue, document)
     return {}

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..engine import QueueSettings, RedriveTarget
 from . import policy
-from .errors import Err, SqsError
+from .error_texts import Text
 from .limits import Limits
 
 
@@ -87,30 +87,20 @@ def rules_for(limits: Limits) -> dict[str, AttributeRule]:
     return rules
 
 
-def invalid_value(name: str, reason: str | None = None) -> SqsError:
-    text = f"Invalid value for the parameter {name}."
-    if reason:
-        text = f"Invalid value for the parameter {name}. Reason: {reason}"
-    return SqsError(Err.InvalidAttributeValue, text)
-
-
 def validate(attributes: Mapping[str, Any], *, fifo: bool, limits: Limits) -> dict[str, str]:
     """Check names and values; returns the canonical string form of each attribute given."""
     rules = rules_for(limits)
     if not isinstance(attributes, Mapping):
-        raise SqsError(Err.InvalidAttributeName, "Attributes must be a map.")
+        raise Text.ATTRIBUTES_NOT_A_MAP()
     clean: dict[str, str] = {}
     for name, raw in attributes.items():
         rule = rules.get(name)
         if rule is None:
-            raise SqsError(Err.InvalidAttributeName, f"Unknown Attribute {name}.")
+            raise Text.UNKNOWN_ATTRIBUTE(name=name)
         if rule.fifo_only and not fifo:
             if rule.fifo_only_text:
-                raise SqsError(
-                    Err.InvalidAttributeName,
-                    f"You can specify the {name} only when FifoQueue is set to true.",
-                )
-            raise SqsError(Err.InvalidAttributeName, f"Unknown Attribute {name}.")
+                raise Text.FIFO_ONLY_ATTRIBUTE(name=name)
+            raise Text.UNKNOWN_ATTRIBUTE(name=name)
         value = raw if isinstance(raw, str) else str(raw) if raw is not None else ""
         clean[name] = _check_value(rule, value, limits)
     return clean
@@ -119,23 +109,25 @@ def validate(attributes: Mapping[str, Any], *, fifo: bool, limits: Limits) -> di
 def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
     if rule.kind == "int":
         # YMQ's text names the range: "... Valid values are from 0 to 43200 both inclusive."
-        text = f"Invalid value for the parameter {rule.name}."
+        text = Text.ATTRIBUTE_VALUE_INVALID(name=rule.name)
         if limits.flavor == "ymq":
-            text += f" Valid values are from {rule.low} to {rule.high} both inclusive."
+            text = Text.ATTRIBUTE_VALUE_OUT_OF_RANGE_YMQ(
+                name=rule.name, low=rule.low, high=rule.high
+            )
         try:
             number = int(value.strip())
         except ValueError:
-            raise SqsError(Err.InvalidAttributeValue, text) from None
+            raise text from None
         if not rule.low <= number <= rule.high:
-            raise SqsError(Err.InvalidAttributeValue, text)
+            raise text
         return str(number)
     if rule.kind == "bool":
         if value.lower() not in ("true", "false"):
-            raise invalid_value(rule.name)
+            raise Text.ATTRIBUTE_VALUE_INVALID(name=rule.name)
         return value.lower()
     if rule.kind == "enum":
         if value not in rule.choices:
-            raise invalid_value(rule.name)
+            raise Text.ATTRIBUTE_VALUE_INVALID(name=rule.name)
         return value
     # The Policy must be a document AWS would store (policy.py). AWS's refusal, "Invalid value
     # for the parameter Policy.", is quoted in hashicorp/terraform-provider-aws PR #42209 (2025).
@@ -143,20 +135,16 @@ def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
         try:
             policy.parse(value)
         except policy.MalformedPolicy:
-            raise invalid_value(rule.name) from None
+            raise Text.ATTRIBUTE_VALUE_INVALID(name=rule.name) from None
     return value
 
 
 def reconcile_encryption(requested: Mapping[str, str], merged: dict[str, str]) -> None:
     """KMS SSE and SQS-managed SSE exclude each other: enabling one turns the other off, and
-    asking for both in one call is refused with AWS's recorded text."""
+    asking for both in one call is refused."""
     kms_requested = bool(requested.get("KmsMasterKeyId"))
     if kms_requested and requested.get("SqsManagedSseEnabled") == "true":
-        raise SqsError(
-            Err.InvalidAttributeName,
-            "You can use one type of server-side encryption (SSE) at one time. You can either "
-            "enable KMS SSE or SQS SSE.",
-        )
+        raise Text.ONE_KIND_OF_SSE()
     if kms_requested:
         merged["SqsManagedSseEnabled"] = "false"
     elif requested.get("SqsManagedSseEnabled") == "true":

@@ -12,7 +12,8 @@ from ..engine import Queue, QueueAlreadyExists, QueueKey
 from . import authorization, ymq
 from . import queue_attributes as qa
 from .context import RequestContext
-from .errors import Err, SqsError, invalid_parameter
+from .error_texts import Text
+from .errors import SqsError
 from .params import get_int, get_map, get_str, get_str_list, require_str
 
 if TYPE_CHECKING:
@@ -26,16 +27,9 @@ PURGE_INTERVAL = 60.0
 def _check_name(name: str, *, fifo: bool, max_length: int) -> None:
     stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
     if fifo != name.endswith(".fifo") or len(name) > max_length or not _QUEUE_NAME.match(stem):
-        if fifo or name.endswith(".fifo"):
-            raise SqsError(
-                Err.InvalidParameterValue,
-                "The name of a FIFO queue can only include alphanumeric characters, hyphens, "
-                "or underscores, must end with .fifo suffix and be 1 to 80 in length.",
-            )
-        raise SqsError(
-            Err.InvalidParameterValue,
-            "Can only include alphanumeric characters, hyphens, or underscores. 1 to 80 in length",
-        )
+        if fifo:  # a standard queue named *.fifo gets the plain text (botocore#3058)
+            raise Text.FIFO_QUEUE_NAME_INVALID()
+        raise Text.QUEUE_NAME_INVALID()
 
 
 def create_queue(
@@ -79,17 +73,12 @@ def _create(
     deleted_at = service.broker.deleted_at(key)
     now = service.broker.clock.now()
     if deleted_at is not None and now - deleted_at < QUEUE_DELETED_WAIT:
-        raise SqsError(
-            Err.QueueDeletedRecently,
-            "Queue was removed recently."
-            if service.flavor == "ymq"
-            else "You must wait 60 seconds after deleting a queue before you can create another "
-            "with the same name.",
-        )
+        ymq_flavor = service.flavor == "ymq"
+        raise (Text.YMQ_QUEUE_DELETED_RECENTLY if ymq_flavor else Text.QUEUE_DELETED_RECENTLY)()
     settings = service.settings_for(attributes, fifo=fifo, key=key)
     limit = service.limits.max_queues
     if limit is not None and sum(q.key[1] == key[1] for q in service.broker.queues()) >= limit:
-        raise SqsError(Err.OverLimit, "Too many queues.")
+        raise Text.TOO_MANY_QUEUES()
     try:
         queue = service.broker.create_queue(key, settings)
     except QueueAlreadyExists:  # created concurrently with identical attributes
@@ -116,24 +105,14 @@ def _check_same(
     for attribute, value in attributes.items():
         if current.get(attribute, "") != value:
             if service.flavor == "ymq":
-                raise SqsError(
-                    Err.ValidationError,
-                    "queue with specified name already exists and has different attributes.",
-                )
-            raise SqsError(
-                Err.QueueNameExists,
-                "A queue already exists with the same name and a different value for "
-                f"attribute {attribute}",
-            )
+                raise Text.YMQ_QUEUE_EXISTS()
+            raise Text.QUEUE_NAME_EXISTS(attribute=attribute)
     if (
         service.flavor == "ymq"
         and tags
         and {str(k): str(v) for k, v in tags.items()} != existing.meta.get("tags", {})
     ):
-        raise SqsError(
-            Err.ValidationError,
-            "queue with specified name already exists and has different attributes.",
-        )
+        raise Text.YMQ_QUEUE_EXISTS()
 
 
 def get_queue_url(
@@ -156,8 +135,8 @@ def list_queues(service: Service, params: dict[str, Any], ctx: RequestContext) -
     if not service.limits.list_queues_paginated:
         max_results, token = None, None  # YMQ: no pagination, up to 1000 URLs
     if max_results is not None and not 1 <= max_results <= service.limits.max_list_queues:
-        raise invalid_parameter(
-            "MaxResults", max_results, "MaxResults must be an integer between 1 and 1000."
+        raise Text.LIST_MAX_RESULTS(
+            name="MaxResults", value=max_results, maximum=service.limits.max_list_queues
         )
     queues = sorted(
         (
@@ -172,7 +151,7 @@ def list_queues(service: Service, params: dict[str, Any], ctx: RequestContext) -
         try:
             after = base64.b64decode(token, validate=True).decode()
         except (binascii.Error, ValueError, UnicodeDecodeError):
-            raise invalid_parameter("NextToken", token, "Invalid NextToken value.") from None
+            raise Text.NEXT_TOKEN_INVALID(name="NextToken", value=token) from None
         names = [q.name for q in queues]
         after_name = after.rsplit("/", 1)[-1]
         start = next((i for i, n in enumerate(names) if n > after_name), len(names))
@@ -203,7 +182,7 @@ def get_queue_attributes(
     known = {*qa.rules_for(service.limits), *qa.READ_ONLY, "All"}
     for name in names:
         if name not in known:
-            raise SqsError(Err.InvalidAttributeName, f"Unknown Attribute {name}.")
+            raise Text.UNKNOWN_ATTRIBUTE(name=name)
     if not names:
         return {}
     everything = service.describe_queue(queue, ctx)
@@ -219,9 +198,9 @@ def set_queue_attributes(
     fifo = queue.settings.fifo
     if "FifoQueue" in requested:
         if not fifo:
-            raise SqsError(Err.InvalidAttributeName, "Unknown Attribute FifoQueue.")
+            raise Text.UNKNOWN_ATTRIBUTE(name="FifoQueue")
         if str(requested["FifoQueue"]).lower() != "true":
-            raise qa.invalid_value("FifoQueue", "Modifying queue type is not supported.")
+            raise Text.MODIFYING_QUEUE_TYPE()
     attributes = qa.validate(requested, fifo=fifo, limits=service.limits)
     _check_enforceable(service, attributes)
     merged = {**service.current_attributes(queue), **attributes}
@@ -245,10 +224,7 @@ def purge_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -
     queue = service.resolve_queue(params, ctx)
     now = service.broker.clock.now()
     if queue.last_purge_at is not None and now - queue.last_purge_at < PURGE_INTERVAL:
-        raise SqsError(
-            Err.PurgeQueueInProgress,
-            f"Only one PurgeQueue operation on {queue.name} is allowed every 60 seconds.",
-        )
+        raise Text.PURGE_IN_PROGRESS(name=queue.name)
     service.broker.purge(queue)
     return {}
 

@@ -11,7 +11,8 @@ from ..engine import (
     VisibilityLimitExceeded,
 )
 from .context import RequestContext
-from .errors import Err, SqsError, invalid_parameter, missing_parameter
+from .error_texts import Text
+from .errors import SqsError
 from .params import get_int, require_str
 
 if TYPE_CHECKING:
@@ -21,26 +22,16 @@ if TYPE_CHECKING:
 def handle_error(queue: Queue, exc: Exception, action: str) -> SqsError | None:
     """Map the engine's receipt-handle errors to AWS's answer; None means "succeed silently"."""
     if isinstance(exc, MalformedReceiptHandle):
-        return SqsError(
-            Err.ReceiptHandleIsInvalid,
-            f'The input receipt handle "{exc.handle}" is not a valid receipt handle.',
-        )
+        return Text.RECEIPT_HANDLE_INVALID(handle=exc.handle)
     if isinstance(exc, StaleReceiptHandle):
         if action == "ChangeMessageVisibility" and not exc.message_exists:
-            return invalid_parameter(
-                "ReceiptHandle",
-                exc.handle,
-                "Message does not exist or is not available for visibility timeout change.",
-            )
+            return Text.NOT_AVAILABLE_FOR_VISIBILITY(handle=exc.handle)
         if queue.settings.fifo:
-            return invalid_parameter("ReceiptHandle", exc.handle, "The receipt handle has expired.")
+            return Text.RECEIPT_HANDLE_EXPIRED(handle=exc.handle)
         return None
     if isinstance(exc, VisibilityLimitExceeded):
-        return SqsError(
-            Err.InvalidParameterValue,
-            f"Value {exc.handle} for parameter ReceiptHandle is invalid. Reason: Total "
-            "VisibilityTimeout for the message is beyond the limit [43200 seconds]",
-        )
+        timeout = int(exc.timeout) if exc.timeout == int(exc.timeout) else exc.timeout
+        return Text.VISIBILITY_BEYOND_LIMIT(timeout=timeout)
     return None
 
 
@@ -55,12 +46,10 @@ def delete_one(service: Service, queue: Queue, handle: str) -> None:
 
 def change_one(service: Service, queue: Queue, handle: str, timeout: int | None) -> None:
     if timeout is None:
-        raise missing_parameter("VisibilityTimeout")
+        raise Text.MISSING_PARAMETER(name="VisibilityTimeout")
     limit = service.limits.max_visibility_timeout
     if not 0 <= timeout <= limit:
-        raise invalid_parameter(
-            "VisibilityTimeout", timeout, f"Must be >= 0 and <= {limit}, if provided."
-        )
+        raise Text.VISIBILITY_TIMEOUT(name="VisibilityTimeout", value=timeout, maximum=limit)
     try:
         service.broker.change_visibility(queue, handle, float(timeout))
     except (MalformedReceiptHandle, StaleReceiptHandle, VisibilityLimitExceeded) as exc:

@@ -7,9 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Delivery, QueueOverLimit
 from . import message_attributes as ma
-from . import ymq
 from .context import RequestContext
-from .errors import Err, SqsError, invalid_parameter
+from .error_texts import Text
 from .md5 import md5_of_attributes, md5_of_body
 from .params import get_int, get_str, get_str_list
 
@@ -18,10 +17,6 @@ if TYPE_CHECKING:
 
 # Alphanumeric and punctuation, 1 to 128 (the rule of every FIFO token).
 _ATTEMPT_ID = re.compile(r"^[!-~]{1,128}$")
-OVER_LIMIT_TEXT = (
-    "Too many messages have been received without being deleted.\n"
-    "Please delete your received messages or let them timeout before receiving more."
-)
 SYSTEM_ATTRIBUTE_NAMES = (
     "SenderId",
     "SentTimestamp",
@@ -41,30 +36,20 @@ def receive_message(
     queue = service.resolve_queue(params, ctx)
     max_messages = get_int(params, "MaxNumberOfMessages")
     if max_messages is not None and not 1 <= max_messages <= 10:
-        raise invalid_parameter(
-            "MaxNumberOfMessages", max_messages, "Must be between 1 and 10, if provided."
-        )
+        raise Text.MAX_NUMBER_OF_MESSAGES(name="MaxNumberOfMessages", value=max_messages)
     visibility = get_int(params, "VisibilityTimeout")
     limit = service.limits.max_visibility_timeout
     if visibility is not None and not 0 <= visibility <= limit:
-        raise invalid_parameter(
-            "VisibilityTimeout", visibility, f"Must be >= 0 and <= {limit}, if provided."
-        )
+        raise Text.VISIBILITY_TIMEOUT(name="VisibilityTimeout", value=visibility, maximum=limit)
     wait = get_int(params, "WaitTimeSeconds")
     max_wait = service.limits.max_wait_seconds
     if wait is not None and not 0 <= wait <= max_wait:
-        raise invalid_parameter(
-            "WaitTimeSeconds", wait, f"Must be >= 0 and <= {max_wait}, if provided."
-        )
+        raise Text.WAIT_TIME_SECONDS(name="WaitTimeSeconds", value=wait, maximum=max_wait)
     if wait is None:
         wait = int(service.current_attributes(queue).get("ReceiveMessageWaitTimeSeconds", "0"))
     attempt_id = get_str(params, "ReceiveRequestAttemptId")
     if attempt_id is not None and not _ATTEMPT_ID.match(attempt_id):
-        raise invalid_parameter(
-            "ReceiveRequestAttemptId",
-            attempt_id,
-            "ReceiveRequestAttemptId can only include alphanumeric and punctuation characters. 1 to 128 in length.",
-        )
+        raise Text.ATTEMPT_ID_INVALID(name="ReceiveRequestAttemptId", value=attempt_id)
     # The deprecated AttributeNames and its successor are merged, as AWS does.
     wanted_system: set[str] = (
         set(get_str_list(params, "AttributeNames"))
@@ -83,9 +68,8 @@ def receive_message(
         )
     except QueueOverLimit:
         if service.flavor == "ymq":
-            raise SqsError(Err.OverLimit, ymq.OVER_LIMIT) from None
-        # AWS's text, as seen in a real ErrorResponse (aws-sdk issue reports), line break included.
-        raise SqsError(Err.OverLimit, OVER_LIMIT_TEXT) from None
+            raise Text.YMQ_OVER_LIMIT() from None
+        raise Text.OVER_LIMIT() from None
     messages = [render_delivery(service, d, wanted_system, wanted_attributes) for d in deliveries]
     return {"Messages": messages} if messages else {}
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..engine import QueueKey, RedriveTarget
-from .errors import Err, SqsError, invalid_parameter
+from .error_texts import Text
 
 if TYPE_CHECKING:
     from .core import Service
@@ -19,15 +19,6 @@ if TYPE_CHECKING:
 REDRIVE_KEYS = ("maxReceiveCount", "deadLetterTargetArn")
 PERMISSIONS = ("allowAll", "denyAll", "byQueue")
 MAX_SOURCE_QUEUE_ARNS = 10
-_CANNOT_CREATE = "Amazon SQS can't create the redrive allow policy."
-
-
-def _redrive_error(text: str, reason: str) -> SqsError:
-    return invalid_parameter("RedrivePolicy", text, reason)
-
-
-def _allow_error(text: str, reason: str) -> SqsError:
-    return invalid_parameter("RedriveAllowPolicy", text, f"{_CANNOT_CREATE} {reason}")
 
 
 def parse_redrive_policy(text: str, max_receive_count: int) -> RedriveTarget | None:
@@ -39,33 +30,21 @@ def parse_redrive_policy(text: str, max_receive_count: int) -> RedriveTarget | N
     except ValueError:
         policy = None
     if not isinstance(policy, dict):
-        raise SqsError(
-            Err.InvalidAttributeValue,
-            "Invalid value for the parameter RedrivePolicy. "
-            "Reason: Redrive policy is not a valid JSON map.",
-        )
+        raise Text.REDRIVE_NOT_JSON()
     for key in REDRIVE_KEYS:
         if key not in policy:
-            raise _redrive_error(
-                text, f"Redrive policy does not contain mandatory attribute: {key}."
-            )
+            raise Text.REDRIVE_MISSING_KEY(value=text, key=key)
     count = policy["maxReceiveCount"]
     if not _is_count(count, max_receive_count):
-        raise _redrive_error(
-            text,
-            f"Invalid value for maxReceiveCount: {count}, valid values are from 1 to "
-            f"{max_receive_count} both inclusive.",
-        )
+        raise Text.REDRIVE_COUNT(value=text, count=count, maximum=max_receive_count)
     arn = policy["deadLetterTargetArn"]
     parts = arn.split(":") if isinstance(arn, str) else []
     if len(parts) != 6 or parts[0] != "arn" or not parts[5]:
-        raise _redrive_error(text, "Dead-letter target ARN should be fully qualified ARN.")
+        raise Text.REDRIVE_ARN_NOT_QUALIFIED(value=text)
     if len(policy) > len(REDRIVE_KEYS):
-        raise _redrive_error(
-            text, "Only following attributes are supported: [maxReceiveCount, deadLetterTargetArn]."
-        )
+        raise Text.REDRIVE_EXTRA_KEYS(value=text)
     if parts[2] != "sqs":
-        raise _redrive_error(text, "Only SQS queues are valid resources for deadLetterTargetArn.")
+        raise Text.REDRIVE_NOT_SQS(value=text)
     return RedriveTarget((parts[3], parts[4], parts[5]), int(count))
 
 
@@ -94,29 +73,14 @@ def check_allow_policy(text: str) -> None:
         or any(key not in ("redrivePermission", "sourceQueueArns") for key in policy)
         or (arns is not None and not (isinstance(arns, list) and _all_strings(arns)))
     ):
-        raise SqsError(
-            Err.InvalidAttributeValue,
-            "Invalid value for the parameter RedriveAllowPolicy. Reason: "
-            f"{_CANNOT_CREATE[:-1]}, as it’s in an unsupported format.",  # noqa: RUF001
-        )
+        raise Text.REDRIVE_ALLOW_FORMAT()
     if arns and policy["redrivePermission"] != "byQueue":
-        raise _allow_error(
-            text,
-            "To specify one or more source queue ARNs, you must set redrivePermission to byQueue.",
-        )
+        raise Text.REDRIVE_ALLOW_ARNS_NEED_BY_QUEUE(value=text)
     if policy["redrivePermission"] == "byQueue":
         if not arns:
-            raise _allow_error(
-                text,
-                "When you specify the byQueue permission type, you must also specify one or "
-                "more sourceQueueArns values.",
-            )
+            raise Text.REDRIVE_ALLOW_BY_QUEUE_NEEDS_ARNS(value=text)
         if len(arns) > MAX_SOURCE_QUEUE_ARNS:
-            raise _allow_error(
-                text,
-                "The maximum number of source queue ARNs you can specify is "
-                f"{MAX_SOURCE_QUEUE_ARNS}.",
-            )
+            raise Text.REDRIVE_ALLOW_TOO_MANY_ARNS(value=text, maximum=MAX_SOURCE_QUEUE_ARNS)
 
 
 def _all_strings(values: list[Any]) -> bool:
@@ -135,18 +99,15 @@ def check(
     dead_letter_key = target.dead_letter_queue
     # The type is judged from the name first, so a wrong-type ARN is reported before lookup.
     if dead_letter_key[2].endswith(".fifo") != fifo:
-        raise _redrive_error(text, "Dead-letter queue must be same type of queue as the source..")
+        raise Text.REDRIVE_TYPE_MISMATCH(value=text)
     dead_letter_queue = service.broker.find(dead_letter_key)
     if dead_letter_queue is None:
-        raise _redrive_error(text, "Dead letter target does not exist.")
+        raise Text.REDRIVE_TARGET_MISSING(value=text)
     if dead_letter_queue.settings.fifo != fifo:
-        raise _redrive_error(text, "Dead-letter queue must be same type of queue as the source..")
+        raise Text.REDRIVE_TYPE_MISMATCH(value=text)
     allow = service.current_attributes(dead_letter_queue).get("RedriveAllowPolicy", "")
     if not _allows(allow, service.addressing.queue_arn(key)):
-        raise _redrive_error(
-            text,
-            "Source queue is not allowed by the RedriveAllowPolicy of the dead-letter queue.",
-        )
+        raise Text.REDRIVE_NOT_ALLOWED(value=text)
     return target
 
 

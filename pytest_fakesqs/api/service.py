@@ -12,7 +12,8 @@ from .actions import ACTIONS
 from .addressing import Addressing, AwsAddressing, YmqAddressing
 from .context import Flavor, RequestContext
 from .core import Handler
-from .errors import Err, SqsError, invalid_parameter, queue_does_not_exist
+from .error_texts import Text
+from .errors import SqsError
 from .limits import LIMITS, Limits
 from .queues import describe_counts
 
@@ -34,9 +35,7 @@ class SqsService:
             raise ymq.absent_action(action, ctx)
         handler = self.actions.get(action)
         if handler is None:
-            raise SqsError(
-                Err.InvalidAction, f"The action {action} is not valid for this endpoint."
-            )
+            raise Text.INVALID_ACTION(action=action)
         if self.enforce_policies:
             authorization.authorize(self, action, params, ctx)
         return handler(self, params, ctx)
@@ -46,9 +45,9 @@ class SqsService:
     def resolve_queue(self, params: dict[str, Any], ctx: RequestContext) -> Queue:
         url = params.get("QueueUrl")
         if url is None or url == "":
-            raise SqsError(Err.MissingParameter, "The request must contain the parameter QueueUrl.")
+            raise Text.MISSING_PARAMETER(name="QueueUrl")
         if not isinstance(url, str):
-            raise invalid_parameter("QueueUrl", url, "Must be a string.")
+            raise Text.NOT_A_STRING(name="QueueUrl", value=url)
         key = self.addressing.key_from_url(ctx, url)
         queue = None if key is None else self.broker.find(key)
         if queue is None:
@@ -57,8 +56,8 @@ class SqsService:
 
     def queue_does_not_exist(self) -> SqsError:
         if self.flavor == "ymq":
-            return SqsError(Err.QueueDoesNotExist, ymq.NON_EXISTENT_QUEUE)
-        return queue_does_not_exist()
+            return Text.YMQ_QUEUE_DOES_NOT_EXIST()
+        return Text.QUEUE_DOES_NOT_EXIST()
 
     def queue_url(self, ctx: RequestContext, queue: Queue) -> str:
         return self.addressing.queue_url(ctx, queue.key)
@@ -107,11 +106,7 @@ class SqsService:
             attributes.get("FifoThroughputLimit") == "perMessageGroupId"
             and attributes.get("DeduplicationScope", "queue") == "queue"
         ):
-            raise qa.invalid_value(
-                "FifoThroughputLimit",
-                "The perMessageGroupId value is allowed only when the value for "
-                "DeduplicationScope is messageGroup",
-            )
+            raise Text.THROUGHPUT_NEEDS_GROUP_SCOPE()
 
     def validate_tags(self, tags: dict[str, Any], current: dict[str, str] | None = None) -> None:
         """Tags about to be added to a queue whose tags are `current`."""
@@ -120,10 +115,7 @@ class SqsService:
             return
         tag_rules.check_tags(tags)  # key and value lengths, as TagQueue checks them
         if len(tags) > self.limits.max_tags:
-            raise SqsError(
-                Err.InvalidParameterValue,
-                f"Too many tags added for queue. Max tags: {self.limits.max_tags}.",
-            )
+            raise Text.TOO_MANY_TAGS_AT_CREATE(maximum=self.limits.max_tags)
 
     def render_delivery(
         self, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from .context import RequestContext
-from .errors import Err, SqsError, missing_parameter
+from .error_texts import Text
 from .params import get_map, get_str_list
 
 if TYPE_CHECKING:
@@ -20,16 +20,10 @@ def check_tags(tags: dict[str, Any]) -> dict[str, str]:
     clean: dict[str, str] = {}
     for key, value in tags.items():
         if not isinstance(key, str) or not 1 <= len(key) <= MAX_TAG_KEY_LENGTH:
-            raise SqsError(
-                Err.InvalidParameterValue,
-                f"Tag keys must be between 1 and {MAX_TAG_KEY_LENGTH} characters in length.",
-            )
+            raise Text.TAG_KEY_LENGTH(maximum=MAX_TAG_KEY_LENGTH)
         text = "" if value is None else str(value)
         if len(text) > MAX_TAG_VALUE_LENGTH:
-            raise SqsError(
-                Err.InvalidParameterValue,
-                f"Tag values must be between 0 and {MAX_TAG_VALUE_LENGTH} characters in length.",
-            )
+            raise Text.TAG_VALUE_LENGTH(maximum=MAX_TAG_VALUE_LENGTH)
         clean[key] = text
     return clean
 
@@ -38,7 +32,7 @@ def tag_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -> 
     queue = service.resolve_queue(params, ctx)
     requested = get_map(params, "Tags")
     if not requested:
-        raise missing_parameter("Tags")
+        raise Text.MISSING_PARAMETER(name="Tags")
     ymq_labels = service.limits.tag_rules == "ymq"  # YMQ labels have their own rules and texts
     tags = {str(k): str(v) for k, v in requested.items()} if ymq_labels else check_tags(requested)
     with queue.lock:
@@ -48,9 +42,7 @@ def tag_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -> 
         merged = {**current, **tags}
         # The limit counts the tags the queue would end up with, not just this request's.
         if len(merged) > service.limits.max_tags:
-            raise SqsError(
-                Err.InvalidParameterValue, f"Too many tags added for queue {queue.name}."
-            )
+            raise Text.TOO_MANY_TAGS(name=queue.name)
         queue.meta["tags"] = merged
     return {}
 
@@ -59,10 +51,7 @@ def untag_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -
     queue = service.resolve_queue(params, ctx)
     keys = get_str_list(params, "TagKeys")
     if not keys:
-        raise SqsError(
-            Err.InvalidParameterValue,
-            f"Tag keys must be between 1 and {MAX_TAG_KEY_LENGTH} characters in length.",
-        )
+        raise Text.TAG_KEY_LENGTH(maximum=MAX_TAG_KEY_LENGTH)
     with queue.lock:
         current: dict[str, str] = queue.meta.setdefault("tags", {})
         for key in keys:

@@ -1,4 +1,5 @@
-"""Yandex Message Queue's own answers where they differ from AWS (texts from YDB's sources).
+"""Yandex Message Queue's own answers where they differ from AWS (texts from YDB's sources, in
+the error-text table as the YMQ_* rows).
 
 Everything here is used only by the `ymq` flavor; the AWS behaviour stays in the modules that
 own each action.
@@ -13,15 +14,9 @@ from typing import Any
 
 from ..engine import QueueKey, RedriveTarget
 from .context import RequestContext
+from .error_texts import Text
 from .errors import Err, SqsError
 
-NON_EXISTENT_QUEUE = "The specified queue doesn't exist."
-# YDB's default OverLimit text: ReceiveMessage past the in-flight limit sends no text of its own.
-OVER_LIMIT = (
-    "The specified action violates a limit. For example, ReceiveMessage returns this error if "
-    "the maximum number of inflight messages is reached and AddPermission returns this error "
-    "if the maximum number of permissions for the queue is reached."
-)
 _LABEL = re.compile(r"^[a-z0-9_-]*$")
 _LABEL_LENGTH = 63
 
@@ -30,9 +25,9 @@ def absent_action(action: str, ctx: RequestContext) -> SqsError:
     """What YMQ answers for an action it does not have, in the protocol the client spoke."""
     if ctx.protocol == "query":
         # ydb/core/ymq/http: EAction::Unknown -> MissingAction.
-        return SqsError(Err.MissingAction, f'Unknown action: "{action}".')
+        return Text.YMQ_UNKNOWN_ACTION_QUERY(action=action)
     # ydb/core/http_proxy: an AmazonSQS.* method without a processor.
-    return SqsError(Err.InvalidAction, f'Unknown method name "{action}"')
+    return Text.YMQ_UNKNOWN_METHOD_JSON(action=action)
 
 
 def creation_error(error: SqsError) -> SqsError:
@@ -40,26 +35,23 @@ def creation_error(error: SqsError) -> SqsError:
     (deleted recently, too many queues) become ValidationError."""
     keep = error.spec in (Err.QueueDeletedRecently.spec, Err.OverLimit.spec)
     spec = error.spec if keep else Err.ValidationError.spec
-    return SqsError(spec, f"Cannot create queue: {error.message}")
+    return SqsError(spec, Text.YMQ_CANNOT_CREATE(reason=error.message).message)
 
 
 def check_queue_name(name: str, *, fifo: bool, max_length: int) -> None:
     if name.endswith(".fifo") and not fifo:
-        raise SqsError(
-            Err.InvalidParameterValue,
-            "The FifoQueue attribute should be set to true for FIFO queue.",
-        )
+        raise Text.YMQ_FIFO_NEEDS_ATTRIBUTE()
     if fifo and not name.endswith(".fifo"):
-        raise SqsError(Err.InvalidParameterValue, 'Name of FIFO queue should end with ".fifo".')
+        raise Text.YMQ_FIFO_NAME()
     stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
     if not stem or len(name) > max_length or not re.match(r"^[A-Za-z0-9_-]+$", stem):
-        raise SqsError(Err.InvalidParameterValue, "Invalid queue name.")
+        raise Text.YMQ_QUEUE_NAME_INVALID()
 
 
 def validate_labels(tags: Mapping[str, Any], current: Mapping[str, str], max_tags: int) -> None:
     """YDB's TTagValidator: at most 50 labels, keys and values 1-63 chars of [a-z0-9_-]."""
     if len(tags) > max_tags or len({**current, **tags}) > max_tags:
-        raise SqsError(Err.InvalidParameterValue, "Too many tags added for queue")
+        raise Text.YMQ_TOO_MANY_TAGS()
     for key, value in tags.items():
         _check_label(str(key), is_key=True)
         _check_label("" if value is None else str(value), is_key=False)
@@ -68,21 +60,13 @@ def validate_labels(tags: Mapping[str, Any], current: Mapping[str, str], max_tag
 def _check_label(text: str, *, is_key: bool) -> None:
     part = "key" if is_key else "value"
     if not text:
-        raise SqsError(Err.InvalidParameterValue, f"Tag {part} must not be empty.")
+        raise Text.YMQ_TAG_EMPTY(part=part)
     if is_key and not ("a" <= text[0] <= "z"):
-        raise SqsError(
-            Err.InvalidParameterValue, "Tag key must start with a lowercase letter (a-z)."
-        )
+        raise Text.YMQ_TAG_KEY_START()
     if len(text) > _LABEL_LENGTH:
-        raise SqsError(
-            Err.InvalidParameterValue, f"Tag {part} must not be longer than 63 characters."
-        )
+        raise Text.YMQ_TAG_TOO_LONG(part=part)
     if not _LABEL.match(text):
-        raise SqsError(
-            Err.InvalidParameterValue,
-            f"Tag {part} can only consist of ASCII lowercase letters, digits, dashes and "
-            "underscores.",
-        )
+        raise Text.YMQ_TAG_CHARACTERS(part=part)
 
 
 def parse_redrive_policy(
@@ -101,21 +85,17 @@ def parse_redrive_policy(
         or isinstance(policy.get("maxReceiveCount"), bool)
         or not isinstance(policy.get("deadLetterTargetArn"), str)
     ):
-        raise _redrive_error("RedrivePolicy attribute is ill-constructed.")
+        raise Text.YMQ_REDRIVE_ILL_CONSTRUCTED()
     try:
         count = int(policy["maxReceiveCount"])
     except ValueError:
-        raise _redrive_error("Failed to parse maxReceiveCount as an integer.") from None
+        raise Text.YMQ_REDRIVE_COUNT_NOT_INTEGER() from None
     if not 1 <= count <= max_receive:
-        raise _redrive_error("maxReceiveCount must be greater than 0 and less than 1001.")
+        raise Text.YMQ_REDRIVE_COUNT()
     key = resolve(policy["deadLetterTargetArn"])
     if key is None:
-        raise _redrive_error("Invalid deadLetterTargetArn.")
+        raise Text.YMQ_REDRIVE_ARN()
     return RedriveTarget(key, count)
-
-
-def _redrive_error(text: str) -> SqsError:
-    return SqsError(Err.InvalidParameterValue, text)
 
 
 def check_dead_letter_target(
@@ -124,10 +104,8 @@ def check_dead_letter_target(
     """The checks YDB makes once the policy parsed: same type, not itself, target exists."""
     name = target.dead_letter_queue[2]
     if fifo != name.endswith(".fifo"):
-        raise _redrive_error("Target dead letter queue should have the same type as source queue.")
+        raise Text.YMQ_REDRIVE_TYPE_MISMATCH()
     if target.dead_letter_queue == source:
-        raise SqsError(
-            Err.ValidationError, "Using the queue itself as a dead letter queue is not allowed."
-        )
+        raise Text.YMQ_REDRIVE_ITSELF()
     if not exists:
-        raise SqsError(Err.ValidationError, "Target DLQ does not exist")
+        raise Text.YMQ_REDRIVE_TARGET_MISSING()

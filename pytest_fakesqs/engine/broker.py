@@ -16,7 +16,7 @@ from .errors import (
     StaleReceiptHandle,
 )
 from .faults import FaultPlan
-from .handles import new_message_id
+from .handles import MessageIds
 from .message import Event, Message, State
 from .move_tasks import MoveTaskRunner
 from .queue import Queue
@@ -45,8 +45,10 @@ class Outgoing:
 class Broker:
     """All queues of one fake. One lock for the registry plus one per queue."""
 
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, *, seed: int | None = None) -> None:
         self.clock = clock
+        # Message ids are drawn from `seed` (a fake passes the test's), in the order sent.
+        self.new_message_id = MessageIds(seed)
         self._lock = threading.Lock()
         self._queues: dict[QueueKey, Queue] = {}
         self._deleted_at: dict[QueueKey, float] = {}
@@ -135,6 +137,7 @@ class Broker:
             queue.apply_due(now)
             fifo = queue.settings.fifo
             queue_delay = queue.settings.delay
+            new_message_id = self.new_message_id
             for outgoing in outgoings:
                 if fifo and outgoing.dedup_id is not None:
                     original = queue.find_duplicate(outgoing.group_id, outgoing.dedup_id, now)
@@ -283,9 +286,9 @@ class Broker:
         return moved
 
     def delete(self, queue: Queue, handle: str, *, in_flight_only: bool = False) -> Message:
-        """Delete by receipt handle. On a standard queue an expired handle that is still the
-        message's latest deletes it too (AWS), unless `in_flight_only` (a trigger whose job
-        outlived the visibility timeout models a poller that already took the message back)."""
+        """Delete by receipt handle. On a standard queue an expired or older handle deletes its
+        message too (AWS), unless `in_flight_only` (a trigger whose job outlived the visibility
+        timeout models a poller that already took the message back)."""
         self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             now = self.clock.now()

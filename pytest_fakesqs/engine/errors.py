@@ -39,9 +39,10 @@ class StaleReceiptHandle(EngineError):
 class VisibilityLimitExceeded(EngineError):
     """A visibility change that would keep a message in flight past 12 hours since receive."""
 
-    def __init__(self, handle: str) -> None:
+    def __init__(self, handle: str, timeout: float) -> None:
         super().__init__("total visibility timeout is beyond the 43200-second limit")
         self.handle = handle
+        self.timeout = timeout
 
 
 class QueueOverLimit(EngineError):

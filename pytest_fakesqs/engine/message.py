@@ -96,12 +96,13 @@ class Message:
         "generation",
         "group_id",
         "key",
-        "last_handle",
         "message_id",
         "queue_name",
+        "rank",
         "receipt_handle",
         "receive_count",
         "received_at",
+        "receives_here",
         "sent_at",
         "sequence",
         "sequence_number",
@@ -142,11 +143,14 @@ class Message:
         self.receive_count = 0
         self.received_at = sent_at  # the latest receive, for the 12-hour visibility cap
         self.receipt_handle: str | None = None
-        # The newest handle issued, kept after it expires: a standard queue still deletes by it.
-        self.last_handle: str | None = None
+        # Receives in the queue this copy is in (ApproximateReceiveCount carries over a move).
+        self.receives_here = 0
         self.state = VISIBLE
         self.generation = 0  # bumped on every transition, so stale heap entries are recognised
         self.sequence = 0  # queue-local arrival order
+        # Place in a standard queue's receive order: its sequence, or a later one once it has
+        # moved to the back (received three times without a delete).
+        self.rank = 0
         self.sequence_number: str | None = None  # FIFO's public SequenceNumber
         self.slot = -1
         self.queue_name = ""  # the queue this copy is in, set as it enters one

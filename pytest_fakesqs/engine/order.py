@@ -20,7 +20,8 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .message import Message
+from .message import GONE, Message
+from .settings import MOVED_BACK_AFTER
 
 TimedEntry = tuple[float, int, int, Message]  # (moment, sequence, generation, message)
 _HeapEntry = tuple[float, int, Message]  # (moment, sequence, message); the pair is unique
@@ -98,6 +99,94 @@ class MessageOrder:
 
     def __bool__(self) -> bool:
         return bool(self._in_order) or bool(self._heap)
+
+
+class RetentionOrder:
+    """Every live message of a queue by (enqueued_at, sequence), for retention, in two parts:
+    `fresh`, messages received fewer than MOVED_BACK_AFTER times in this queue, whose first is
+    the oldest age CloudWatch reports (ApproximateAgeOfOldestMessage skips the others), and
+    `moved_back`, the others. A message moved back stays in `fresh` as a stale entry until it
+    comes first there, so each move costs one push and one pop: O(log n), whatever the depth.
+    The interface is MessageOrder's; an order without moved-back messages costs what one does.
+    """
+
+    __slots__ = ("fresh", "moved_back", "skipped")
+
+    def __init__(self) -> None:
+        self.fresh = MessageOrder("enqueued_at")
+        self.moved_back = MessageOrder("enqueued_at")
+        self.skipped = 0  # entries dropped from `fresh` as they came first: the cost tests' count
+
+    def push(self, message: Message) -> None:
+        self.fresh.push(message)
+
+    def move_back(self, message: Message) -> None:
+        self.moved_back.push(message)
+
+    def oldest_fresh(self) -> Message | None:
+        """The oldest message received fewer than MOVED_BACK_AFTER times, or None; whatever
+        is first before it (gone, or moved back) leaves `fresh` for good."""
+        return self._first_of_fresh(drop_gone=True)
+
+    def _first_of_fresh(self, *, drop_gone: bool = False) -> Message | None:
+        # A moved-back entry is dropped as it comes first; a gone one is the reader's to drop
+        # (apply_due pops it and counts it), unless `drop_gone`.
+        fresh = self.fresh
+        first = fresh.first()
+        while first is not None and (
+            first.receives_here >= MOVED_BACK_AFTER if first.state is not GONE else drop_gone
+        ):
+            fresh.pop()
+            self.skipped += 1
+            first = fresh.first()
+        return first
+
+    def _first_part(self) -> MessageOrder | None:
+        fresh_first, back_first = self._first_of_fresh(), self.moved_back.first()
+        if fresh_first is None:
+            return None if back_first is None else self.moved_back
+        if back_first is None or (fresh_first.enqueued_at, fresh_first.sequence) <= (
+            back_first.enqueued_at,
+            back_first.sequence,
+        ):
+            return self.fresh
+        return self.moved_back
+
+    def first(self) -> Message | None:
+        part = self._first_part()
+        return None if part is None else part.first()
+
+    def peek(self) -> Message:
+        part = self._first_part()
+        if part is None:
+            raise IndexError("peek from an empty order")
+        return part.peek()
+
+    def pop(self) -> Message:
+        part = self._first_part()
+        if part is None:
+            raise IndexError("pop from an empty order")
+        return part.pop()
+
+    def due(self, limit: float) -> Iterator[Message]:
+        for message in self.fresh.due(limit):
+            if message.receives_here < MOVED_BACK_AFTER:  # else it is due in `moved_back`
+                yield message
+        yield from self.moved_back.due(limit)
+
+    def keep(self, is_live: Callable[[Message], bool]) -> None:
+        self.fresh.keep(lambda m: m.receives_here < MOVED_BACK_AFTER and is_live(m))
+        self.moved_back.keep(is_live)
+
+    def clear(self) -> None:
+        self.fresh.clear()
+        self.moved_back.clear()
+
+    def __len__(self) -> int:
+        return len(self.fresh) + len(self.moved_back)
+
+    def __bool__(self) -> bool:
+        return bool(self.fresh) or bool(self.moved_back)
 
 
 def heap_prefix(heap: list[Any], is_due: Callable[[Any], bool]) -> Iterator[Any]:

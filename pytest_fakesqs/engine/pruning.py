@@ -15,7 +15,7 @@ from .message import State
 
 if TYPE_CHECKING:
     from .fifo import GroupIndex
-    from .order import MessageOrder, TimedEntry
+    from .order import MessageOrder, RetentionOrder, TimedEntry
     from .storage import SlotStore
 
 
@@ -33,7 +33,7 @@ class PrunableQueue(Protocol):
     _ready: MessageOrder
     _delayed: list[TimedEntry]
     _in_flight: list[TimedEntry]
-    _expiry: MessageOrder
+    _expiry: RetentionOrder
 
 # Also how many removals or reschedules pass between two looks at the heaps.
 STALE_SLACK = 1024

@@ -25,10 +25,10 @@ from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
 from .injected import enqueue_duplicates, shuffled_window
 from .message import DELAYED, GONE, IN_FLIGHT, VISIBLE, Event, Message
-from .order import MessageOrder, TimedEntry
+from .order import MessageOrder, RetentionOrder, TimedEntry
 from .pruning import STALE_SLACK, prune_stale_entries
 from .results import Delivery
-from .settings import MAX_VISIBILITY, QueueKey, QueueSettings
+from .settings import MAX_VISIBILITY, MOVED_BACK_AFTER, QueueKey, QueueSettings
 from .storage import SlotStore
 
 _queue_uids = itertools.count(1)
@@ -50,11 +50,11 @@ class Queue:
         self.condition = threading.Condition(self.lock)
         self.store = SlotStore()
         self.groups = GroupIndex() if settings.fifo else None
-        # A standard queue's visible messages, each exactly once: one leaves only when taken.
-        self._ready = MessageOrder("visible_at")
+        # A standard queue's visible messages in send order (rank), each exactly once.
+        self._ready = MessageOrder("rank")
         self._delayed: list[TimedEntry] = []
         self._in_flight: list[TimedEntry] = []
-        self._expiry = MessageOrder("enqueued_at")  # every live message, oldest first
+        self._expiry = RetentionOrder()  # every live message, oldest first
         self.dedup = DedupWindow()  # FIFO MessageDeduplicationId
         self._sequence = itertools.count(1)
         self.attempts = ReceiveAttempts()  # FIFO ReceiveRequestAttemptId
@@ -130,6 +130,8 @@ class Queue:
         if self.groups is not None:
             self.groups.settle(message)
         else:
+            if message.receives_here >= MOVED_BACK_AFTER:
+                message.rank = next(self._sequence)  # to the back of the queue
             self._ready.push(message)
 
     def _leave_flight(self, message: Message) -> None:
@@ -178,7 +180,7 @@ class Queue:
     # -- operations (caller holds the lock and has called apply_due) --------------------------
 
     def enqueue(self, message: Message, delay: float, now: float) -> None:
-        message.sequence = sequence = next(self._sequence)
+        message.sequence = message.rank = sequence = next(self._sequence)
         message.queue_name = self.name
         groups = self.groups  # set exactly for FIFO queues
         if groups is not None:
@@ -310,10 +312,12 @@ class Queue:
         message.state = IN_FLIGHT
         message.generation += 1
         message.receive_count += 1
+        message.receives_here += 1
+        if message.receives_here == MOVED_BACK_AFTER:
+            self._expiry.move_back(message)  # the oldest age skips it from now on
         if message.first_received_at is None:
             message.first_received_at = now
         message.receipt_handle = handle
-        message.last_handle = handle
         message.received_at = now
         message.visible_at = now + visibility_timeout
         self.visible -= 1
@@ -325,37 +329,38 @@ class Queue:
         message.record_receive(now, handle)
         return Delivery(message, handle, message.receive_count, message.first_received_at)
 
-    def lookup_in_flight(self, handle: str) -> Message:
-        message = self.store.by_handle.get(handle)
-        if message is not None:
-            return message
+    def _named_by(self, handle: str) -> Message | None:
+        """The live message a handle this queue issued names, whether or not it is the
+        message's current handle; MalformedReceiptHandle for a handle it never issued."""
         decoded = decode_handle(handle)
         if decoded is None or decoded[0] != self.uid:
             raise MalformedReceiptHandle(handle)
-        raise StaleReceiptHandle(handle, message_exists=decoded[1] in self.store.by_id)
+        return self.store.by_id.get(decoded[1])
 
-    def delete(self, handle: str, now: float, *, in_flight_only: bool = False) -> Message:
-        message = self.store.by_handle.get(handle)
-        if message is None and not self.settings.fifo and not in_flight_only:
-            message = self._expired_but_latest(handle)
-        if message is None:
-            message = self.lookup_in_flight(handle)  # raises the precise error
-        self._remove(message, _DELETED, now)
+    def lookup_in_flight(self, handle: str) -> Message:
+        """Standard queues: an older handle names its message in flight too (AWS-validated)."""
+        message = self.store.by_handle.get(handle) or self._named_by(handle)
+        if message is None or (message.receipt_handle != handle and self.groups is not None):
+            raise StaleReceiptHandle(handle, message_exists=message is not None)
+        if message.state is not IN_FLIGHT:
+            raise StaleReceiptHandle(handle, message_exists=True)
         return message
 
-    def _expired_but_latest(self, handle: str) -> Message | None:
-        """Standard queues: an expired handle still deletes its message, unless the message was
-        received again since (AWS: "you must provide the most recently received handle")."""
-        decoded = decode_handle(handle)
-        if decoded is None or decoded[0] != self.uid:
-            return None
-        message = self.store.by_id.get(decoded[1])
-        return message if message is not None and message.last_handle == handle else None
+    def delete(self, handle: str, now: float, *, in_flight_only: bool = False) -> Message:
+        """On a standard queue any handle it issued deletes its message, expired or older than
+        another (verified against AWS), unless `in_flight_only` (see Broker.delete)."""
+        message = self.store.by_handle.get(handle)
+        if message is None:
+            message = self._named_by(handle)
+            if message is None or in_flight_only or self.groups is not None:
+                raise StaleReceiptHandle(handle, message_exists=message is not None)
+        self._remove(message, _DELETED, now)
+        return message
 
     def change_visibility(self, handle: str, timeout: float, now: float) -> Message:
         message = self.lookup_in_flight(handle)
         if now + timeout - message.received_at > MAX_VISIBILITY:
-            raise VisibilityLimitExceeded(handle)
+            raise VisibilityLimitExceeded(handle, timeout)
         message.record(now, Event.VISIBILITY_CHANGED, f"{timeout:g}s")
         if timeout <= 0:
             self._leave_flight(message)

@@ -9,6 +9,9 @@ QueueKey = tuple[str, str, str]  # (region, account_id, queue name)
 
 DEDUP_WINDOW = 300.0  # FIFO deduplication interval and ReceiveRequestAttemptId lifetime
 MAX_VISIBILITY = 43200.0  # a message may stay in flight at most 12 h after its receive
+# Received this often without a delete, a standard queue's message moves to the back, and the
+# oldest age (CloudWatch's ApproximateAgeOfOldestMessage) skips it [SQS developer guide].
+MOVED_BACK_AFTER = 3
 
 
 @dataclass

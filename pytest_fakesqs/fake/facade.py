@@ -45,7 +45,9 @@ class FakeSQS:
             options.clock, start=options.start, autojump_threshold=options.autojump_threshold
         )
         self.started_at = self.clock.now()
-        self.broker = Broker(self.clock)
+        # One seed for every random choice, message ids included, so a pinned seed repeats a run.
+        seed = options.seed if options.seed is not None else FaultInjector.fresh_seed()
+        self.broker = Broker(self.clock, seed=seed)
         self.service = SqsService(self.broker, flavor=options.flavor)
         self.handler = WireHandler(
             self.service,
@@ -59,7 +61,7 @@ class FakeSQS:
         self._faults = FaultInjector(
             self.directory,
             self.handler,
-            seed=options.seed,
+            seed=seed,
             duplicate_delivery=options.duplicate_delivery,
             standard_order=options.standard_order,
             empty_receives=options.empty_receives,

@@ -40,7 +40,7 @@ class FaultInjector:
     ) -> None:
         self._directory = directory
         self._handler = handler
-        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**32)
+        self.seed = seed if seed is not None else self.fresh_seed()
         self.plan = FaultPlan(
             self.seed,
             duplicate_delivery=duplicate_delivery,
@@ -53,6 +53,10 @@ class FaultInjector:
         if self.plan.active:
             directory.broker.set_faults(self.plan)
         handler.interceptors.append(self._intercept)
+
+    @staticmethod
+    def fresh_seed() -> int:
+        return random.SystemRandom().randrange(2**32)
 
     # -- from the test -------------------------------------------------------------------------
 

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..api import RequestContext, SqsError, SqsService
-from ..api.errors import Err
+from ..api.error_texts import Text
 from ..api.principals import Identities
 from . import json10, query
 from .base import DecodedRequest, WireRequest, WireResponse
@@ -146,7 +146,7 @@ class WireHandler:
                 record.error = error
             response = self._encode_error(error, protocol)
         except Exception as exc:  # never let a bug escape into the client as a crash
-            internal = SqsError(Err.InternalError, f"We encountered an internal error: {exc!r}")
+            internal = Text.INTERNAL_ERROR(detail=repr(exc))
             if record is not None:
                 record.error = internal
             response = self._encode_error(internal, protocol)

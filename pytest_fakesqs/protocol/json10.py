@@ -6,7 +6,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ..api.errors import Err, SqsError
+from ..api.error_texts import Text
+from ..api.errors import SqsError
 from ..engine.handles import new_message_id as new_request_id
 from .base import DecodedRequest, WireRequest, WireResponse
 
@@ -34,7 +35,7 @@ _MAX_ACTIONS = 64
 def decode(request: WireRequest) -> DecodedRequest:
     target = request.headers.get("x-amz-target", "")
     if not target.startswith(TARGET_PREFIX) or len(target) == len(TARGET_PREFIX):
-        raise SqsError(Err.UnknownOperation, f"Unknown operation {target!r}.")
+        raise Text.UNKNOWN_OPERATION(target=repr(target))
     action = _actions.get(target)
     if action is None:
         action = target[len(TARGET_PREFIX) :]
@@ -44,13 +45,9 @@ def decode(request: WireRequest) -> DecodedRequest:
         # Decoding first skips json's encoding detection; botocore always sends UTF-8.
         params = _parsed(request.body.decode("utf-8")) if request.body else {}
     except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep is malformed
-        raise SqsError(
-            Err.SerializationException, "Start of structure or map found where not expected."
-        ) from None
+        raise Text.SERIALIZATION() from None
     if not isinstance(params, dict):
-        raise SqsError(
-            Err.SerializationException, "Start of structure or map found where not expected."
-        )
+        raise Text.SERIALIZATION()
     return DecodedRequest(action, params)
 
 

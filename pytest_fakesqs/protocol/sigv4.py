@@ -14,25 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
-from ..api.errors import Err, SqsError
+from ..api.error_texts import Text
 from .base import WireRequest
 
 ALGORITHM = "AWS4-HMAC-SHA256"
 _FIELD = re.compile(r"(\w+)=([^,\s]*)")
 _DEFAULT_PORTS = {"http": 80, "https": 443}
-
-# AWS's texts: InvalidClientTokenId / SignatureDoesNotMatch as SQS answers them; the other two
-# from the AWS API common-errors reference.
-INVALID_TOKEN_TEXT = "The security token included in the request is invalid."
-SIGNATURE_MISMATCH_TEXT = (
-    "The request signature we calculated does not match the signature you provided. "
-    "Check your AWS Secret Access Key and signing method. "
-    "Consult the service documentation for details."
-)
-MISSING_TOKEN_TEXT = (
-    "The request must contain either a valid (registered) AWS access key ID or X.509 certificate."
-)
-INCOMPLETE_TEXT = "The request signature does not conform to AWS standards."
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,14 +35,14 @@ class Authorization:
 def parse_authorization(header: str) -> Authorization:
     algorithm, _, rest = header.strip().partition(" ")
     if algorithm != ALGORITHM:
-        raise SqsError(Err.IncompleteSignature, INCOMPLETE_TEXT)
+        raise Text.INCOMPLETE_SIGNATURE()
     fields = dict(_FIELD.findall(rest))
     credential = fields.get("Credential", "")
     access_key, _, scope = credential.partition("/")
     signed = fields.get("SignedHeaders", "")
     signature = fields.get("Signature", "")
     if not access_key or scope.count("/") != 3 or not signed or not signature:
-        raise SqsError(Err.IncompleteSignature, INCOMPLETE_TEXT)
+        raise Text.INCOMPLETE_SIGNATURE()
     return Authorization(access_key, scope, tuple(signed.split(";")), signature)
 
 
@@ -98,22 +85,17 @@ class SignatureVerifier:
     def __call__(self, request: WireRequest) -> None:
         header = request.headers.get("authorization")
         if not header:
-            raise SqsError(Err.MissingAuthenticationToken, MISSING_TOKEN_TEXT)
+            raise Text.MISSING_TOKEN()
         auth = parse_authorization(header)
         secret_key = self.credentials.get(auth.access_key)
         if secret_key is None:
-            raise SqsError(Err.InvalidClientTokenId, INVALID_TOKEN_TEXT)
+            raise Text.INVALID_TOKEN()
         canonical = canonical_request(request, auth.signed_headers)
         to_sign = string_to_sign(request.headers.get("x-amz-date", ""), auth.scope, canonical)
         expected = signature(secret_key, auth.scope, to_sign)
         if not hmac.compare_digest(expected, auth.signature):
             # AWS appends what it computed, which is what a user needs to find the difference.
-            raise SqsError(
-                Err.SignatureDoesNotMatch,
-                f"{SIGNATURE_MISMATCH_TEXT}\n\n"
-                f"The Canonical String for this request should have been\n'{canonical}'\n\n"
-                f"The String-to-Sign should have been\n'{to_sign}'\n",
-            )
+            raise Text.SIGNATURE_MISMATCH(canonical=canonical, to_sign=to_sign)
 
 
 def _header_value(request: WireRequest, name: str) -> str:

@@ -130,8 +130,10 @@ def test_batches_report_failures_per_entry(sqs: Any, queue_url: str) -> None:
             "Id": "bad",
             "SenderFault": True,
             "Code": "InvalidMessageContents",
-            "Message": "Invalid characters found. Valid unicode characters are #x9 | #xA | #xD "
-            "| #x20 to #xD7FF | #xE000 to #xFFFD | #x10000 to #x10FFFF",
+            # AWS's text, quoted in asim/nitro-plugins#437 (2019), naming the first bad character.
+            "Message": "Invalid binary character '#x0' was found in the message body, the set of "
+            "allowed characters is #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | "
+            "[#x10000-#x10FFFF].",
         }
     ]
     handle = sqs.receive_message(QueueUrl=queue_url)["Messages"][0]["ReceiptHandle"]

@@ -197,9 +197,9 @@ def test_empty_receives_option(sqs: Any) -> None:
 def test_injected_over_limit_says_what_the_real_limit_says(
     fakesqs: FakeSQS, sqs: Any, queue_url: str
 ) -> None:
-    from pytest_fakesqs.api.receiving import OVER_LIMIT_TEXT
+    from pytest_fakesqs.api.error_texts import Text
 
     fakesqs.fail_next("ReceiveMessage", "OverLimit")
     with pytest.raises(sqs.exceptions.OverLimit) as caught:
         sqs.receive_message(QueueUrl=queue_url)
-    assert caught.value.response["Error"]["Message"] == OVER_LIMIT_TEXT
+    assert caught.value.response["Error"]["Message"] == Text.OVER_LIMIT.template

@@ -10,7 +10,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 from pytest_fakesqs.api import LIMITS
-from pytest_fakesqs.api.receiving import OVER_LIMIT_TEXT
+from pytest_fakesqs.api.error_texts import Text
 
 
 def test_aws_flavor_allows_120000_in_flight_on_standard_queues() -> None:
@@ -32,7 +32,7 @@ def test_over_limit_past_the_in_flight_limit(fakesqs: FakeSQS, sqs: Any) -> None
     answer = error.value.response["Error"]
     assert (answer["Code"], answer["Message"], answer["Type"]) == (
         "OverLimit",
-        OVER_LIMIT_TEXT,
+        Text.OVER_LIMIT.template,
         "Sender",
     )
     assert error.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403

@@ -138,7 +138,7 @@ def test_several_actions_are_listed(fakesqs: FakeSQS, sqs: Any, queue_url: str) 
             {"AWSAccountIds": []},
             400,
             "InvalidParameterValue",
-            "Value [] for parameter PrincipalId is invalid. Reason: Unable to verify.",
+            "Value [] for parameter PrincipalId is invalid. Reason: Unable to verify principal.",
         ),
         (
             {"Label": "has space"},

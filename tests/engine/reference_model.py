@@ -2,7 +2,10 @@
 
 No heaps, no indexes: every question is answered by scanning a list of live messages. Slow on
 purpose; it only has to be right. The rules it encodes (DESIGN.md, engine/fifo.py):
-- standard: receive the visible messages in the order they became visible, then sent;
+- standard: receive the visible messages in the order they were sent, except that a message
+  received three times (in this queue) without a delete goes to the back each time it is
+  visible again; any handle a message was given deletes it, and changes its visibility while it
+  is in flight (AWS: older handles still work on standard queues);
 - FIFO: groups take turns round-robin; a group is open while its first live message is
   visible; a receive takes the visible run at its front; a served group queues up again, at
   the back, when it is open again;
@@ -26,9 +29,11 @@ class ModelMessage:
     visible_at: float  # when it becomes (or became) receivable
     state: State = State.VISIBLE
     handle: str | None = None  # the current receipt handle while in flight
-    latest_handle: str | None = None  # the most recent receipt handle ever issued
+    handles: set[str] = field(default_factory=set)  # every receipt handle ever issued
     received_at: float = 0.0
     receive_count: int = 0
+    receives_here: int = 0  # receives in its current queue
+    rank: int = 0  # place in a standard queue's receive order
 
 
 class Refused(Exception):
@@ -58,6 +63,7 @@ class ModelQueue:
         for message in sorted(due, key=lambda m: (m.visible_at, m.sequence)):
             message.state = State.VISIBLE
             message.handle = None
+            self._maybe_move_back(message)
             self._settle(message.group)
         expired = [m for m in self.messages if m.enqueued_at + self.retention <= now]
         for message in sorted(expired, key=lambda m: (m.enqueued_at, m.sequence)):
@@ -113,8 +119,13 @@ class ModelQueue:
         self._append(ModelMessage(body, 0, group, now, now + delay, state))
         return body
 
+    def _maybe_move_back(self, message: ModelMessage) -> None:
+        if not self.fifo and message.receives_here >= 3:
+            message.rank = self.next_sequence
+            self.next_sequence += 1
+
     def _append(self, message: ModelMessage) -> None:
-        message.sequence = self.next_sequence
+        message.sequence = message.rank = self.next_sequence
         self.next_sequence += 1
         self.messages.append(message)
         if self.fifo and message.group not in self.turns:
@@ -134,7 +145,7 @@ class ModelQueue:
         moved: list[ModelMessage] = []
         if not self.fifo:
             visible = [m for m in self.messages if m.state is State.VISIBLE]
-            for message in sorted(visible, key=lambda m: (m.visible_at, m.sequence)):
+            for message in sorted(visible, key=lambda m: m.rank):
                 if len(delivered) >= max_messages:
                     break
                 self._take(message, visibility, now, delivered, moved)
@@ -184,6 +195,7 @@ class ModelQueue:
             return
         message.state = State.IN_FLIGHT
         message.receive_count += 1
+        message.receives_here += 1
         message.received_at = now
         message.visible_at = now + visibility
         message.handle = None  # the caller records the engine's handle with `delivered_as`
@@ -191,12 +203,14 @@ class ModelQueue:
 
     def delivered_as(self, message: ModelMessage, handle: str) -> None:
         message.handle = handle
-        message.latest_handle = handle
+        message.handles.add(handle)
 
     def _holder(self, handle: str, now: float) -> ModelMessage:
         self.apply_due(now)
         for message in self.messages:
             if message.handle == handle and message.state is State.IN_FLIGHT:
+                return message
+            if not self.fifo and handle in message.handles and message.state is State.IN_FLIGHT:
                 return message
         raise Refused("stale")
 
@@ -204,11 +218,11 @@ class ModelQueue:
         try:
             message = self._holder(handle, now)
         except Refused:
-            # A standard queue also takes the latest handle of a message no longer in flight.
-            latest = [m for m in self.messages if m.latest_handle == handle]
-            if self.fifo or not latest:
+            # A standard queue also takes any older handle of a message not in flight.
+            named = [m for m in self.messages if handle in m.handles]
+            if self.fifo or not named:
                 raise
-            message = latest[0]
+            message = named[0]
         self._remove(message)
         return message.body
 
@@ -220,6 +234,7 @@ class ModelQueue:
         if timeout <= 0:
             message.state = State.VISIBLE
             message.handle = None
+            self._maybe_move_back(message)
             self._settle(message.group)
         return message.body
 

@@ -128,3 +128,40 @@ def test_rebuilding_a_heap_keeps_what_is_due_and_when() -> None:
     assert [d.message.body for d in broker.receive(queue, 10)] == ["kept"]
     broker.clock.advance(20)
     assert [d.message.body for d in broker.receive(queue, 10)] == ["late"]
+
+
+def test_a_message_visible_again_goes_first_in_logarithmic_work() -> None:
+    """Receive order is send order: a returned message re-enters it by a heap push, not a
+    scan, however many later messages are waiting."""
+    broker, queue = deep_queue(100_000)
+    first = broker.receive(queue, 1)[0]
+    broker.change_visibility(queue, first.receipt_handle, 0)
+    queue.work = 0
+    again = broker.receive(queue, 1)[0]
+    assert again.message is first.message
+    assert queue.work <= 2
+
+
+def test_moving_poison_messages_to_the_back_keeps_the_oldest_age_cheap() -> None:
+    """Each message received three times leaves the oldest-age order once: the next oldest
+    age costs what was skipped, amortised O(1) per message, not the depth."""
+    from pytest_fakesqs.engine.schedule import oldest_enqueued_at
+    from pytest_fakesqs.engine.settings import MOVED_BACK_AFTER
+
+    broker, queue = deep_queue(20_000)
+    poison = broker.receive(queue, 10)
+    for _ in range(MOVED_BACK_AFTER - 1):
+        for delivery in poison:
+            broker.change_visibility(queue, delivery.receipt_handle, 0)
+        poison = broker.receive(queue, 10)
+    for delivery in poison:
+        broker.change_visibility(queue, delivery.receipt_handle, 0)
+    with queue.lock:
+        oldest = oldest_enqueued_at(queue)
+        assert oldest is not None
+        assert oldest_enqueued_at(queue) == oldest
+        assert queue._expiry.skipped == 10  # each of the ten left the oldest-age order once
+    # The ten moved back are now behind the 19,990 others: a receive gets first receives.
+    queue.work = 0
+    assert [d.message.receives_here for d in broker.receive(queue, 10)] == [1] * 10
+    assert queue.work <= 10

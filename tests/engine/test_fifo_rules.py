@@ -155,7 +155,8 @@ def test_message_group_scope_dedups_per_group() -> None:
     assert sorted(bodies(broker, queue)) == ["a", "b"]
 
 
-def test_standard_queue_expired_handle_deletes_only_if_still_the_latest() -> None:
+def test_standard_queue_expired_and_older_handles_still_delete() -> None:
+    """Verified against AWS (moto PR #4655, 2021): any handle of the message deletes it."""
     broker = Broker(Clock())
     queue = broker.create_queue(("r", "1", "std"), QueueSettings(visibility_timeout=1))
     broker.send(queue, Outgoing(body="a", size=1))
@@ -166,7 +167,32 @@ def test_standard_queue_expired_handle_deletes_only_if_still_the_latest() -> Non
     broker.send(queue, Outgoing(body="b", size=1))
     old = broker.receive(queue)[0].receipt_handle
     broker.clock.advance(2)
-    broker.receive(queue)  # received again: the old handle no longer deletes
+    broker.receive(queue)  # received again: the old handle still deletes
+    broker.delete(queue, old)
+    assert queue.in_flight == 0 and len(queue.store) == 0
+
+
+def test_a_trigger_deletes_by_the_current_handle_only() -> None:
+    broker = Broker(Clock())
+    queue = broker.create_queue(("r", "1", "std"), QueueSettings(visibility_timeout=1))
+    broker.send(queue, Outgoing(body="a", size=1))
+    old = broker.receive(queue)[0].receipt_handle
+    broker.clock.advance(2)
+    broker.receive(queue)
+    with pytest.raises(StaleReceiptHandle):
+        broker.delete(queue, old, in_flight_only=True)
+    assert queue.in_flight == 1
+
+
+def test_fifo_older_handles_are_refused() -> None:
+    broker, queue = make()
+    send(broker, queue, "a", "g", "d")
+    queue.settings.visibility_timeout = 1
+    old = broker.receive(queue)[0].receipt_handle
+    broker.clock.advance(2)
+    broker.receive(queue)
+    with pytest.raises(StaleReceiptHandle):
+        broker.change_visibility(queue, old, 0)
     with pytest.raises(StaleReceiptHandle):
         broker.delete(queue, old)
     assert queue.in_flight == 1

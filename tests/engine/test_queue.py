@@ -116,8 +116,9 @@ def test_stale_and_malformed_handles_are_told_apart() -> None:
     handle = broker.receive(queue)[0].receipt_handle
     broker.clock.advance(1)
     broker.receive(queue)  # received again: the first handle is no longer the latest
+    broker.clock.advance(1)  # and visible again: no handle names it in flight
     with pytest.raises(StaleReceiptHandle) as stale:
-        broker.delete(queue, handle)
+        broker.change_visibility(queue, handle, 5)
     assert stale.value.message_exists
     with pytest.raises(MalformedReceiptHandle):
         broker.delete(queue, "garbage")
