@@ -103,7 +103,7 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     try:
         options = options_for(request.node, request.config.stash[ini_values_key])
     except (TypeError, ValueError) as error:  # a bad marker option: one line, not a traceback
-        pytest.fail(f"{type(error).__name__}: {error}", pytrace=False)
+        raise pytest.fail.Exception(f"{type(error).__name__}: {error}", pytrace=False) from None
     if contract_endpoint(request.config) is not None:
         skip_if_fake_only(request.node, options)
         contract = start_contract(request.config, options)
@@ -124,7 +124,7 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
         try:
             fake.start()
         except ValueError as error:  # a declared queue the api refused: say why, briefly
-            pytest.fail(f"ValueError: {error}", pytrace=False)
+            raise pytest.fail.Exception(f"ValueError: {error}", pytrace=False) from None
         yield fake
         reports = request.node.stash.get(reports_key, {}).values()
         failed = any(report.failed for report in reports)  # that failure is the one to read
