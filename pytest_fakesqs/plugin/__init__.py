@@ -46,6 +46,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     add_contract_options(parser, group)
     add_ini_options(parser)
+    from .guard import add_guard_options
+
+    add_guard_options(parser, group)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -65,6 +68,9 @@ def pytest_configure(config: pytest.Config) -> None:
     configure_contract(config)
     config.addinivalue_line("markers", marker_line())
     config.stash[ini_values_key] = read_ini(config)
+    from .guard import configure_guard
+
+    configure_guard(config)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
