@@ -13,7 +13,7 @@ from typing import Any
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
 from ..fake.facade import FakeSQS, new_fake
 from ..fake.options import FLAVORS, make_options
-from ..fake.text import plural
+from ..fake.text import page_url, plural
 from .server import FakeSQSServer
 
 DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="ACCESS_KEY:SECRET_KEY",
         help="a key pair accepted by --verify-signatures (repeatable)",
     )
-    faults = serve.add_argument_group("fault injection (see docs/fault-injection.md)")
+    faults = serve.add_argument_group(f"fault injection (see {page_url('faults')})")
     faults.add_argument(
         "--duplicate-delivery",
         type=float,
