@@ -42,7 +42,14 @@ class CallLog:
         if result is not None and record.result_json is not None:
             result = record.result_json
         hint = None
-        if is_queue_not_found(record.error) and not record.injected and record.context:
+        # Only a failed call pays for the check: the log is on every call's path.
+        error = record.error
+        if (
+            error is not None
+            and is_queue_not_found(error)
+            and not record.injected
+            and record.context
+        ):
             service = self._service
             hint = elsewhere_hint(service.broker, service.addressing, record.context, record.params)
         with self._lock:

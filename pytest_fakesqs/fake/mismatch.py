@@ -15,9 +15,11 @@ from ..api.addressing import Addressing
 from ..api.errors import Err, SqsError
 from ..engine import Broker, QueueKey
 
+_NOT_FOUND = Err.QueueDoesNotExist.spec
 
-def is_queue_not_found(error: SqsError | None) -> bool:
-    return error is not None and error.spec is Err.QueueDoesNotExist.spec
+
+def is_queue_not_found(error: SqsError) -> bool:
+    return error.spec is _NOT_FOUND
 
 
 def elsewhere_hint(
@@ -38,7 +40,9 @@ def elsewhere_hint(
     return f"{name} exists in {where}; the call asked {asked_text}"
 
 
-def asked_key(addressing: Addressing, ctx: RequestContext, params: dict[str, Any]) -> QueueKey | None:
+def asked_key(
+    addressing: Addressing, ctx: RequestContext, params: dict[str, Any]
+) -> QueueKey | None:
     """The (region, account, name) key a call named, as the registry would look it up."""
     url = params.get("QueueUrl")
     if isinstance(url, str) and url:
