@@ -110,6 +110,35 @@ def test_uses(queue_url):
     )
 
 
+def test_a_refusal_swallowed_at_teardown_errors_the_test_at_teardown(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        CLIENTS
+        + """
+@pytest.fixture
+def cleanup():
+    yield
+    try:
+        client().purge_queue(QueueUrl=JOBS)
+    except Exception:
+        pass
+
+def test_uses(cleanup):
+    pass
+"""
+    )
+    result = pytester.runpytest("--fakesqs-block-real-sqs")
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ ERROR at teardown of test_uses _*",
+            "fakesqs: the test tried to reach real SQS during teardown (1 request refused, *",
+            "  - PurgeQueue https://sqs.eu-west-1.amazonaws.com/123456789012/jobs",
+        ]
+    )
+
+
 def test_a_refusal_behind_another_failure_is_shown_in_its_own_section(
     pytester: pytest.Pytester,
 ) -> None:
