@@ -323,3 +323,37 @@ def test_blocking_imports_botocore_no_earlier_than_the_code_under_test_does(
             "botocore imported at load: False",
             "botocore before the test imports it: False",
         ]
+
+
+class _Request:
+    def __init__(self, headers: dict[str, object], body: object) -> None:
+        self.headers, self.body, self.url = headers, body, "https://sqs.eu-west-1.amazonaws.com/"
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "expected"),
+    [
+        (
+            {"X-Amz-Target": b"AmazonSQS.SendMessage"},
+            b'{"QueueUrl": "https://sqs.eu-west-1.amazonaws.com/1/jobs", "MessageBody": "x"}',
+            ("SendMessage", "https://sqs.eu-west-1.amazonaws.com/1/jobs"),
+        ),
+        (
+            {},
+            "Action=DeleteQueue&Version=2012-11-05&QueueUrl=https%3A%2F%2Fq.example%2F1%2Fjobs",
+            ("DeleteQueue", "https://q.example/1/jobs"),
+        ),
+        (
+            {"X-Amz-Target": "AmazonSQS.ListQueues"},
+            b"{}",
+            ("ListQueues", "https://sqs.eu-west-1.amazonaws.com/"),
+        ),
+        ({}, None, ("a request", "https://sqs.eu-west-1.amazonaws.com/")),
+    ],
+)
+def test_the_refusal_names_the_action_and_queue_in_either_protocol(
+    headers: dict[str, object], body: object, expected: tuple[str, str]
+) -> None:
+    from pytest_fakesqs.plugin.guard import action_and_url
+
+    assert action_and_url(_Request(headers, body)) == expected
