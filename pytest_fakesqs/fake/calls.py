@@ -11,6 +11,7 @@ from ..api import SqsService
 from ..api.errors import SqsError
 from ..protocol import WireHandler
 from ..protocol.dispatch import CallRecord
+from .mismatch import elsewhere_hint, is_queue_not_found
 from .records import PRIVATE, Call, moment
 from .text import offset, plural, see
 
@@ -29,6 +30,8 @@ class CallLog:
         self._service = service
         self._lock = threading.Lock()
         self._records: list[Any] = []  # _FIELDS items per call
+        # Call number -> why its queue was not found, worked out when the call was answered.
+        self._hints: dict[int, str] = {}
         handler.listeners.append(self._heard)
 
     def _heard(self, record: CallRecord) -> None:
@@ -38,7 +41,20 @@ class CallLog:
         result: bytes | dict[str, Any] | None = record.result
         if result is not None and record.result_json is not None:
             result = record.result_json
+        hint = None
+        # Only a failed call pays for the check: the log is on every call's path.
+        error = record.error
+        if (
+            error is not None
+            and is_queue_not_found(error)
+            and not record.injected
+            and record.context
+        ):
+            service = self._service
+            hint = elsewhere_hint(service.broker, service.addressing, record.context, record.params)
         with self._lock:
+            if hint is not None:
+                self._hints[len(self._records) // _FIELDS] = hint
             self._records += (
                 record.action,
                 record.protocol,
@@ -55,8 +71,9 @@ class CallLog:
             raise ValueError(f"no SQS action named {action!r}; actions: {known}")
         with self._lock:
             records = list(self._records)
+            hints = dict(self._hints)
         return [
-            _call(*records[i : i + _FIELDS])
+            _call(*records[i : i + _FIELDS], hint=hints.get(i // _FIELDS))
             for i in range(0, len(records), _FIELDS)
             if action is None or records[i] == action
         ]
@@ -79,6 +96,8 @@ class CallLog:
             lines.append(
                 f"  - {when} {call.action}{where}: {call.error_code}: {call.error_message}"
             )
+            if call.hint is not None:
+                lines.append(f"      {call.hint}")
         lines.append(
             "Handle or fix these calls, or turn the check off with "
             "@pytest.mark.fakesqs(assert_no_client_errors=False)."
@@ -104,6 +123,8 @@ def _call(
     result: bytes | dict[str, Any] | None,
     error: SqsError | None,
     injected: bool,
+    *,
+    hint: str | None = None,
 ) -> Call:
     decoded = _decoded(params) or {}
     return Call(
@@ -115,6 +136,7 @@ def _call(
         error_code=None if error is None else error.spec.query_code,
         error_message=None if error is None else error.message,
         injected=injected,
+        hint=hint,
         _token=PRIVATE,
     )
 

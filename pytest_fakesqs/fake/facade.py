@@ -292,6 +292,7 @@ class fake_sqs(contextlib.ContextDecorator):
     """
 
     def __init__(self, **options: Any) -> None:
+        __tracebackhide__ = True  # a bad option is the caller's line, not this one
         self._options = make_options(**options)
         self._fakes: list[FakeSQS] = []
 

@@ -19,6 +19,7 @@ from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from ..api.limits import LIMITS
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
 from .declare import creation_order
+from .text import nearest
 
 FLAVORS: tuple[Flavor, ...] = typing.get_args(Flavor)
 YmqJson = Literal["accept", "reject"]
@@ -265,13 +266,26 @@ def signature() -> str:
 
 def make_options(**kwargs: Any) -> Options:
     """Build options, turning an unknown keyword into a short TypeError naming the valid ones."""
+    __tracebackhide__ = True
     unknown = sorted(set(kwargs) - set(Options.names()))
     if unknown:
-        raise TypeError(
-            f"unknown fakesqs option{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}; "
-            f"valid options: {', '.join(Options.names())}"
-        )
+        raise TypeError(unknown_options_text(unknown, Options.names()))
     return Options(**kwargs)
+
+
+def unknown_options_text(unknown: list[str], valid: list[str], *, kind: str = "option") -> str:
+    """`unknown fakesqs option 'x'; did you mean y? valid options: ...` (`kind`: "ini key")."""
+    guesses = {name: nearest(name, valid) for name in unknown}
+    known = f"valid {kind}s: {', '.join(valid)}"
+    if len(unknown) == 1:
+        guess = guesses[unknown[0]]
+        hint = f" did you mean {guess}?" if guess else ""
+        return f"unknown fakesqs {kind} {unknown[0]!r};{hint} {known}"
+    listed = ", ".join(
+        repr(name) + (f" (did you mean {guesses[name]}?)" if guesses[name] else "")
+        for name in unknown
+    )
+    return f"unknown fakesqs {kind}s {listed}; {known}"
 
 
 # -- types: one place decides what a value of each annotation may be, and how ini text reads --

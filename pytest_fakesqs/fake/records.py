@@ -68,6 +68,8 @@ class Call:
     error_code: str | None  # as botocore's ClientError has it, e.g. "QueueAlreadyExists"
     error_message: str | None
     injected: bool  # the error was asked for by the test (fault injection)
+    # Why the error happened, when the fake can tell (a queue of that name in another region).
+    hint: str | None = None
     _token: InitVar[object] = None
 
     def __post_init__(self, _token: object) -> None:

@@ -46,6 +46,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     add_contract_options(parser, group)
     add_ini_options(parser)
+    from .guard import add_guard_options
+
+    add_guard_options(parser, group)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -65,6 +68,9 @@ def pytest_configure(config: pytest.Config) -> None:
     configure_contract(config)
     config.addinivalue_line("markers", marker_line())
     config.stash[ini_values_key] = read_ini(config)
+    from .guard import configure_guard
+
+    configure_guard(config)
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -103,7 +109,7 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     try:
         options = options_for(request.node, request.config.stash[ini_values_key])
     except (TypeError, ValueError) as error:  # a bad marker option: one line, not a traceback
-        pytest.fail(f"{type(error).__name__}: {error}", pytrace=False)
+        raise pytest.fail.Exception(f"{type(error).__name__}: {error}", pytrace=False) from None
     if contract_endpoint(request.config) is not None:
         skip_if_fake_only(request.node, options)
         contract = start_contract(request.config, options)
@@ -124,7 +130,7 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
         try:
             fake.start()
         except ValueError as error:  # a declared queue the api refused: say why, briefly
-            pytest.fail(f"ValueError: {error}", pytrace=False)
+            raise pytest.fail.Exception(f"ValueError: {error}", pytrace=False) from None
         yield fake
         reports = request.node.stash.get(reports_key, {}).values()
         failed = any(report.failed for report in reports)  # that failure is the one to read

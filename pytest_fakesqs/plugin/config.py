@@ -6,7 +6,15 @@ from typing import Any
 
 import pytest
 
-from ..fake.options import Options, defaults, make_options, option_help, parse_ini, signature
+from ..fake.options import (
+    Options,
+    defaults,
+    make_options,
+    option_help,
+    parse_ini,
+    signature,
+    unknown_options_text,
+)
 
 INI_PREFIX = "fakesqs_"
 
@@ -25,6 +33,7 @@ def marker_line() -> str:
 
 def read_ini(config: pytest.Config) -> dict[str, Any]:
     """The options set in ini, parsed by type and validated; UsageError names the key."""
+    refuse_unknown_ini_keys(config)
     values: dict[str, Any] = {}
     for name in Options.names():
         key = INI_PREFIX + name
@@ -81,3 +90,14 @@ def _display(value: Any) -> str:
     if value is None:
         return "default"
     return str(value)
+
+
+def refuse_unknown_ini_keys(config: pytest.Config) -> None:
+    """A misspelt `fakesqs_*` ini key would silently do nothing: name the nearest real one."""
+    unknown_keys = getattr(config, "_get_unknown_ini_keys", None)  # pytest keeps it private
+    if unknown_keys is None:
+        return
+    ours = sorted(key for key in unknown_keys() if key.startswith(INI_PREFIX))
+    if ours:
+        known = sorted(name for name in config._parser._inidict if name.startswith(INI_PREFIX))
+        raise pytest.UsageError(unknown_options_text(ours, known, kind="ini key"))

@@ -26,6 +26,7 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
         )
     lines += _queue_lines(fake)
     lines += _refused_lines(fake)
+    lines += _elsewhere_lines(fake)
     lines += _message_lines(fake, verbose=verbose, now=now)
     return "\n".join(lines)
 
@@ -43,11 +44,17 @@ def _refused_lines(fake: FakeSQS) -> list[str]:
 
 
 def _queue_lines(fake: FakeSQS) -> list[str]:
-    queues = sorted(fake.broker.queues(), key=lambda q: q.name)
+    queues = sorted(fake.broker.queues(), key=lambda q: (q.name, q.key))
     if not queues:
         return ["no queues"]
+    regions = {queue.key[0] for queue in queues}
+    accounts = {queue.key[1] for queue in queues}
     lines = ["queues:"]
     for queue in queues:
+        # Where the queue lives, once that tells queues apart (one region is the usual case).
+        where = [queue.key[0]] if len(regions) > 1 else []
+        where += [queue.key[1]] if len(accounts) > 1 else []
+        label = f"{queue.name} ({' / '.join(where)})" if where else queue.name
         fake.broker.refresh(queue)
         redrive = queue.settings.redrive
         dead_letters = (
@@ -57,9 +64,21 @@ def _queue_lines(fake: FakeSQS) -> list[str]:
             f"{plural(redrive.max_receive_count, 'receive')}"
         )
         lines.append(
-            f"  {queue.name}: {queue.visible} visible, {queue.in_flight} in flight, "
+            f"  {label}: {queue.visible} visible, {queue.in_flight} in flight, "
             f"{queue.delayed} delayed{dead_letters}"
         )
+    return lines
+
+
+def _elsewhere_lines(fake: FakeSQS) -> list[str]:
+    """Calls that found no queue although one of that name lives in another region/account."""
+    explained = [call for call in fake.calls() if call.hint is not None]
+    if not explained:
+        return []
+    lines = ["queues not found where the call looked:"]
+    for call in explained:
+        when = offset(call.at.timestamp() - fake.started_at)
+        lines.append(f"  - {when} {call.action} {call.queue}: {call.error_code}: {call.hint}")
     return lines
 
 

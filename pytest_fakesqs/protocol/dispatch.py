@@ -36,6 +36,8 @@ class CallRecord:
     # these bytes and decode them when asked, instead of keeping the structures alive.
     params_json: bytes | None = None
     result_json: bytes | None = None
+    # Who asked, as the request said (region, account, endpoint): for failure explanations.
+    context: RequestContext | None = None
 
     @property
     def error_code(self) -> str | None:
@@ -125,7 +127,11 @@ class WireHandler:
         try:
             decoded = codec.decode(request)
             record = CallRecord(
-                decoded.action, decoded.params, protocol, self.service.broker.clock.now()
+                decoded.action,
+                decoded.params,
+                protocol,
+                self.service.broker.clock.now(),
+                context=ctx,
             )
             local.record = record
             if self.authenticate is not None and not request.from_aws_service:

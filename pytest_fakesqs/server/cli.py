@@ -13,6 +13,7 @@ from typing import Any
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
 from ..fake.facade import FakeSQS, new_fake
 from ..fake.options import FLAVORS, make_options
+from ..fake.text import page_url, plural
 from .server import FakeSQSServer
 
 DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
@@ -24,10 +25,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     serve = commands.add_parser("serve", help="serve SQS over HTTP until Ctrl+C or SIGTERM")
+    serve.set_defaults(command_parser=serve)  # its errors show `fakesqs serve`'s usage
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument(
         "--port",
-        type=int,
+        type=port_number,
         default=DEFAULT_PORT,
         help=f"0 picks a free port (default {DEFAULT_PORT})",
     )
@@ -68,9 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument(
         "--enforce-policies",
         action="store_true",
-        help="authorise every call against the queue's Policy, as AWS does (docs/policies.md)",
+        help="authorise every call against the queue's Policy, as AWS does (see the docs: policies.md)",
     )
-    faults = serve.add_argument_group("fault injection (see docs/fault-injection.md)")
+    faults = serve.add_argument_group(f"fault injection (see {page_url('faults')})")
     faults.add_argument(
         "--duplicate-delivery",
         type=float,
@@ -93,6 +95,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     faults.add_argument("--seed", type=int, default=None, help="seed for every random choice")
     return parser
+
+
+def port_number(text: str) -> int:
+    """A TCP port for argparse: a bad one is a usage error of `serve`, not a traceback."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be 0-65535 (0 picks a free one); got {port}")
+    return port
 
 
 def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> FakeSQS:
@@ -175,7 +188,7 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         _print("\n".join(startup))  # one write: a client may start as soon as it sees the banner
         while not stopping.wait(0.5):  # a bounded wait keeps signals prompt everywhere
             pass
-    _print(f"fakesqs: stopped after {server.requests_served} requests")
+    _print(f"fakesqs: stopped after {plural(server.requests_served, 'request')}")
     fake.stop()
     return 0
 
@@ -194,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":
-        return serve(args, parser)
+        return serve(args, args.command_parser)
     parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
 
 

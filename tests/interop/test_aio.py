@@ -158,3 +158,37 @@ def test_many_concurrent_long_polls_all_wait_and_all_get_a_message(fakesqs: Fake
     bodies = sorted(int(m["Body"]) for answer in answers for m in answer["Messages"])
     assert bodies == list(range(pollers))
     assert fakesqs.now() == before
+
+
+def test_blocking_real_sqs_covers_aiobotocore_clients(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import asyncio
+        import aioboto3, pytest
+
+        async def list_queues():
+            session = aioboto3.Session(
+                aws_access_key_id="a", aws_secret_access_key="b", region_name="eu-west-1"
+            )
+            async with session.client("sqs") as sqs:
+                return await sqs.list_queues()
+
+        def test_blocked():
+            try:
+                asyncio.run(list_queues())
+            except Exception as error:  # swallowed: the test fails all the same
+                assert type(error).__name__ == "RealSQSBlocked"
+
+        def test_served(fakesqs):
+            assert "QueueUrls" not in asyncio.run(list_queues())
+        """
+    )
+    result = pytester.runpytest("--fakesqs-block-real-sqs", "-p", "no:randomly")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*_ test_blocked _*",
+            "fakesqs: the test tried to reach real SQS (1 request refused, *",
+            "  - ListQueues https://sqs.eu-west-1.amazonaws.com/",
+        ]
+    )

@@ -1,7 +1,9 @@
-"""calls(), assert_no_client_errors, backlog, exports and the README anchors messages cite."""
+"""calls(), assert_no_client_errors, backlog, exports and the docs pages messages cite."""
 
 from __future__ import annotations
 
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import boto3
@@ -11,6 +13,7 @@ from botocore.exceptions import ClientError
 import pytest_fakesqs
 from pytest_fakesqs import Backlog, Call, FakeSQS, HistoryEvent, QueueView
 from pytest_fakesqs.api import Err, SqsError
+from pytest_fakesqs.fake.text import DOCS_URL, PROJECT_URL, see
 
 
 def client() -> Any:
@@ -95,7 +98,7 @@ def test_a_swallowed_sqs_error_errors_the_test_at_teardown(pytester: pytest.Pyte
             "The specified queue does not exist.",
             "Handle or fix these calls, or turn the check off with "
             "@pytest.mark.fakesqs(assert_no_client_errors=False).",
-            "See docs/calls-and-client-errors.md",
+            "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/calls-and-client-errors.md",
         ]
     )
     assert result.stdout.str().count("ERROR at teardown") == 1
@@ -151,6 +154,16 @@ def test_public_names_are_exported_and_records_are_not_made_by_hand() -> None:
         Backlog(count=0, bytes=0, oldest_age=0.0, in_flight=0, delayed=0)
     with pytest.raises(TypeError, match=r"^QueueView objects are made by the fake"):
         QueueView(None, None)  # type: ignore[arg-type]
+
+
+def test_messages_cite_the_documentation_url_the_package_declares() -> None:
+    pyproject = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())
+    urls = pyproject["project"]["urls"]
+    assert (urls["Homepage"], urls["Documentation"]) == (PROJECT_URL, DOCS_URL)
+    assert (
+        see("dead_letters")
+        == f"See the pytest-fakesqs docs: {PROJECT_URL}/blob/main/docs/dead-letters.md"
+    )
 
 
 def test_nothing_leaks_between_tests_under_xdist(pytester: pytest.Pytester) -> None:

@@ -65,7 +65,7 @@ def test_unknown_marker_option_is_a_short_type_error(pytester: pytest.Pytester) 
     result = pytester.runpytest()
     result.assert_outcomes(errors=1)
     result.stdout.fnmatch_lines(
-        ["*TypeError: unknown fakesqs option 'clok'; valid options: clock*"]
+        ["*TypeError: unknown fakesqs option 'clok'; did you mean clock? valid options: clock*"]
     )
 
 

@@ -193,19 +193,41 @@ def test_bad_arguments_are_refused_with_a_sentence(tmp_path: Path) -> None:
         (["serve", "--account-id", "12"], "account_id must be 12 digits; got '12'"),
         (["serve", "--credential", "nosecret"], "--credential must be ACCESS_KEY:SECRET_KEY"),
         (["serve", "--verify-signatures"], "verify_signatures needs credentials="),
-        (["serve", "--flavor", "gcp"], "invalid choice: 'gcp'"),
+        (["serve", "--flavor", "gcp"], "argument --flavor: invalid choice: 'gcp'"),
         (
             ["serve", "--duplicate-delivery", "2"],
             "duplicate_delivery must be a probability between 0 and 1; got 2.0",
         ),
-        (["serve", "--standard-order", "random"], "invalid choice: 'random'"),
+        (
+            ["serve", "--standard-order", "random"],
+            "argument --standard-order: invalid choice: 'random'",
+        ),
+        (
+            ["serve", "--port", "99999"],
+            "argument --port: port must be 0-65535 (0 picks a free one); got 99999",
+        ),
+        (["serve", "--port", "-1"], "argument --port: port must be 0-65535"),
+        (["serve", "--port", "http"], "argument --port: not a port number: 'http'"),
+        (["serve", "--host", "bad..host", "--port", "0"], "cannot listen on bad..host:0"),
     ],
 )
-def test_invalid_options_exit_with_usage_errors(
+def test_invalid_options_exit_with_usage_errors_of_serve(
     args: list[str], message: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     with pytest.raises(SystemExit) as exited:
         main(args)
 
     assert exited.value.code == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert err.startswith("usage: fakesqs serve [-h]"), err
+    assert f"fakesqs serve: error: {message}" in err
+    assert "Traceback" not in err
+
+
+def test_one_request_is_counted_in_the_singular(start: object) -> None:
+    served = start()  # type: ignore[operator]
+    served.client().list_queues()  # type: ignore[attr-defined]
+
+    _returncode, output = served.stop()
+
+    assert output == "fakesqs: stopped after 1 request\n"
