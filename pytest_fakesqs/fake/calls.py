@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,17 +19,21 @@ from .text import offset, plural, see
 # params, result, error, injected), params and result as JSON bytes where the call came as JSON.
 # Appending plain values allocates nothing the garbage collector tracks, while a record per call
 # (or a tuple per call) is one more object for it to count and scan, for as long as the fake
-# lives: it keeps every call. Query calls keep their structures.
+# lives: it keeps every call (or the last `limit`). Query calls keep their structures.
 _FIELDS = 7
 
 
 class CallLog:
-    """Keeps every call the wire handler answered, compactly."""
+    """Keeps every call the wire handler answered, compactly; with a `limit`, the latest ones
+    (a bounded deque drops the oldest call's items as a new call's arrive: O(1))."""
 
-    def __init__(self, handler: WireHandler, service: SqsService) -> None:
+    def __init__(
+        self, handler: WireHandler, service: SqsService, *, limit: int | None = None
+    ) -> None:
         self._service = service
         self._lock = threading.Lock()
-        self._records: list[Any] = []  # _FIELDS items per call
+        # _FIELDS items per call; a multiple of _FIELDS as maxlen keeps calls whole.
+        self._records: deque[Any] = deque(maxlen=None if limit is None else limit * _FIELDS)
         handler.listeners.append(self._heard)
 
     def _heard(self, record: CallRecord) -> None:
