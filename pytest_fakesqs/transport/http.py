@@ -275,6 +275,7 @@ class SqsHttpServer:
         self.host = host
         self.port: int = self._server.server_address[1]
         self._thread: threading.Thread | None = None
+        self._closed = False
 
     @property
     def netloc(self) -> str:
@@ -286,6 +287,8 @@ class SqsHttpServer:
         return f"http://{self.netloc}"
 
     def start(self) -> SqsHttpServer:
+        if self._closed:
+            raise RuntimeError("this server was stopped; make a new one")
         if self._thread is None:
             inprocess.pass_through(self.port)
             self._thread = threading.Thread(
@@ -298,12 +301,15 @@ class SqsHttpServer:
         return self
 
     def stop(self) -> None:
-        if self._thread is None:
+        """Stop serving and close the port (also when never started); once is enough."""
+        if self._closed:
             return
-        inprocess.stop_passing_through(self.port)
-        self._server.shutdown()
-        self._thread.join()
-        self._thread = None
+        self._closed = True
+        if self._thread is not None:
+            inprocess.stop_passing_through(self.port)
+            self._server.shutdown()
+            self._thread.join()
+            self._thread = None
         # Close kept-alive connections so no pooled client reaches a stopped fake.
         with self._counter_lock:
             connections = list(self._connections)
