@@ -33,6 +33,7 @@ from .connections import (
     expire_in,
     reject,
 )
+from .framing import FramingError, declared_length, read_body
 from .routes import Route, dispatch, is_reserved
 
 RequestLog = Callable[[str], None]
@@ -142,10 +143,12 @@ class _RequestHandler(BaseHTTPRequestHandler):
             return
         expire_in(self.reader, self.limits.body_timeout)
         try:
-            body = self._body()
-        except ValueError as error:  # framing that is not a number, too long, or cut short
+            body = read_body(
+                self.rfile, self.headers, self.limits.max_request_bytes, MAX_HEADER_BYTES
+            )
+        except FramingError as error:  # not a number, too long, or cut short
             self.close_connection = True
-            self.send_error(413 if "large" in str(error) else 400, str(error))
+            self.send_error(error.status, str(error))
             return
         request = WireRequest(self.command, self._url(), self._headers(), body)
         try:
@@ -160,9 +163,8 @@ class _RequestHandler(BaseHTTPRequestHandler):
 
     def _refused_length(self) -> int | None:
         """The Content-Length, when it is beyond the largest valid request."""
-        text = self.headers.get("Content-Length", "")
-        length = int(text) if text.strip().isdigit() else 0
-        return length if length > self.limits.max_request_bytes else None
+        length = declared_length(self.headers)
+        return length if length is not None and length > self.limits.max_request_bytes else None
 
     def _refuse(self) -> bool:
         self.close_connection = True  # the body is never read, so the connection cannot go on
@@ -184,47 +186,6 @@ class _RequestHandler(BaseHTTPRequestHandler):
             key = name.lower()
             headers[key] = f"{headers[key]},{value}" if key in headers else value
         return headers
-
-    def _body(self) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            return self._chunked_body()
-        text = (self.headers.get("Content-Length") or "0").strip()
-        if not text.isdigit():
-            raise ValueError(f"Malformed Content-Length {text[:40]!r}")
-        length = int(text)
-        body = self.rfile.read(length) if length > 0 else b""
-        if len(body) < length:
-            raise ValueError(f"Body cut short: {len(body)} of {length} bytes")
-        return body
-
-    def _chunked_body(self) -> bytes:
-        chunks: list[bytes] = []
-        total = 0
-        limit = self.limits.max_request_bytes
-        while True:
-            line = self.rfile.readline(1024)
-            if not line.endswith(b"\n"):
-                raise ValueError("Malformed chunk size line")
-            size_text = line.split(b";")[0].strip()
-            try:
-                size = int(size_text, 16)
-            except ValueError:
-                raise ValueError(f"Malformed chunk size {size_text[:20]!r}") from None
-            if size < 0:
-                raise ValueError("Malformed chunk size")
-            if size == 0:
-                for _ in range(100):  # trailers, then the blank line
-                    if not self.rfile.readline(MAX_HEADER_BYTES).strip():
-                        return b"".join(chunks)
-                raise ValueError("Too many trailers")
-            total += size
-            if total > limit:
-                raise ValueError(f"Chunked body larger than {limit} bytes")
-            chunk = self.rfile.read(size)
-            if len(chunk) < size:
-                raise ValueError("Chunked body cut short")
-            chunks.append(chunk)
-            self.rfile.readline(1024)
 
     def _answer(self, response: WireResponse) -> None:
         self.send_response(response.status)
