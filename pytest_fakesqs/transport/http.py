@@ -176,6 +176,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
         )
         return False
 
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        # A refusal goes out under the write deadline, not what was left of a read deadline.
+        self.connection.settimeout(self.limits.write_timeout)
+        super().send_error(code, message, explain)
+
     def _url(self) -> str:
         host = self.headers.get("Host") or self.server.owner.netloc
         return f"http://{host}{self.path}"
