@@ -268,7 +268,9 @@ def markdown(outcomes: list[Outcome], args: argparse.Namespace, command: str) ->
         "# `fakesqs serve` and its peers over HTTP",
         "",
         f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores "
-        f"shared with other work; boto3 clients in one process. Reproduce: `{command}`.",
+        f"shared with other work (load average {args.load[0]:.1f} at the start, "
+        f"{args.load[1]:.1f} at the end); boto3 clients in one process. "
+        f"Reproduce: `{command}`.",
         "",
         f"**Throughput**: 4 producers + 4 consumers moving {args.messages:,} messages "
         "(batches of 10).",
@@ -328,6 +330,7 @@ def main(argv: list[str] | None = None) -> int:
         print(text, file=sys.stderr, flush=True)
 
     outcomes = []
+    start_load = os.getloadavg()[0]
     for peer in PEERS:
         if args.only and peer.name not in args.only:
             continue
@@ -335,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
         if outcome is not None:
             outcomes.append(outcome)
             say(f"{peer.name}: {outcome}")
+    args.load = (start_load, os.getloadavg()[0])
     command = " ".join(
         ["python benchmarks/http_peers.py", *(argv if argv is not None else sys.argv[1:])]
     )

@@ -48,7 +48,9 @@ def test_the_report_names_every_peer_and_a_missing_one_is_skipped(
 ) -> None:
     fake = peers.Outcome("fakesqs serve", 1000.0, 10, 1.0, 2.0, 3.0, 3.3, 50)
     other = peers.Outcome("moto_server", 100.0, 10, 10.0, 20.0, 30.0, 90.0, 50, ["capped"])
-    args = argparse.Namespace(messages=10, sends=5, rounds=3, depth=50, peers_venv=tmp_path)
+    args = argparse.Namespace(
+        messages=10, sends=5, rounds=3, depth=50, peers_venv=tmp_path, load=(1.0, 2.0)
+    )
 
     text = peers.markdown([fake, other], args, "python benchmarks/http_peers.py")
     missing = peers.Peer("nothing", lambda venv, port: None)
