@@ -65,13 +65,18 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="connections served at once; more get 503 (default %(default)s)",
     )
-    serve.add_argument(
-        "--idle-timeout",
-        type=float,
-        default=HttpLimits().idle_timeout,
-        metavar="SECONDS",
-        help="close a kept-alive connection idle this long (default %(default)s)",
-    )
+    for flag, name, what in (
+        ("--idle-timeout", "idle_timeout", "a kept-alive connection with no request coming"),
+        ("--header-timeout", "header_timeout", "a request's headers, from its first byte"),
+        ("--body-timeout", "body_timeout", "a request's body, once its headers are in"),
+    ):
+        serve.add_argument(
+            flag,
+            type=float,
+            default=getattr(HttpLimits(), name),
+            metavar="SECONDS",
+            help=f"the longest wait for {what} (default %(default)s)",
+        )
     serve.add_argument(
         "--verify-signatures",
         action="store_true",
@@ -156,14 +161,23 @@ def load_queues(path: str) -> dict[str, dict[str, Any]]:
     return queues
 
 
+def with_flags(limits: HttpLimits, args: argparse.Namespace) -> HttpLimits:
+    """The server's limits with the ones the command line set."""
+    return dataclasses.replace(
+        limits,
+        max_connections=args.max_connections,
+        idle_timeout=args.idle_timeout,
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+    )
+
+
 def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     fake = make_fake(args, parser)
     log = _print if args.log_requests else None
     try:
         server = FakeSQSServer(fake, host=args.host, port=args.port, request_log=log)
-        server.http.limits = dataclasses.replace(
-            server.http.limits, max_connections=args.max_connections, idle_timeout=args.idle_timeout
-        )
+        server.http.limits = with_flags(server.http.limits, args)
     except OSError as error:
         parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
     stopping = threading.Event()

@@ -185,6 +185,20 @@ def test_a_long_poll_that_is_answered_still_stops_being_watched(
         assert client.receive_message(QueueUrl=url, WaitTimeSeconds=20)["Messages"]
 
 
+def test_serve_takes_its_limits_from_the_command_line() -> None:
+    from pytest_fakesqs.server.cli import build_parser, with_flags
+
+    flags = "--max-connections 5 --idle-timeout 3 --header-timeout 1 --body-timeout 2"
+    args = build_parser().parse_args(["serve", *flags.split(), "--history-limit", "none"])
+
+    limits = with_flags(QUICK, args)
+
+    assert (limits.max_connections, limits.idle_timeout) == (5, 3.0)
+    assert (limits.header_timeout, limits.body_timeout) == (1.0, 2.0)
+    assert limits.max_request_bytes == QUICK.max_request_bytes
+    assert args.history_limit is None
+
+
 def test_serve_defaults_fit_a_long_running_server() -> None:
     from pytest_fakesqs.server.cli import build_parser, make_fake
 
