@@ -68,7 +68,10 @@ def _values(request: WireRequest) -> dict[str, Any]:
     if not request.body:
         return values
     content_type = request.headers.get("content-type", "")
-    if json10.is_json_request(request) or "x-www-form-urlencoded" in content_type:
+    form = parse_qs(request.body.decode("utf-8", "replace"))
+    if "x-www-form-urlencoded" in content_type and "Action" not in form:
+        values.update({k: v[-1] for k, v in form.items()})  # a plain form, e.g. curl -d
+    elif json10.is_json_request(request) or "x-www-form-urlencoded" in content_type:
         codec: Any = json10 if json10.is_json_request(request) else query
         decoded = codec.decode(request)
         if decoded.action != "ReceiveMessage":

@@ -274,6 +274,21 @@ def test_peek_takes_a_query_form_body(fakesqs_server: FakeSQSServer, sqs: Any) -
     assert ElementTree.fromstring(refused).findtext(f".//{_NS}Code") == "InvalidRequest"
 
 
+def test_peek_takes_a_plain_form_as_curl_posts_it(fakesqs_server: FakeSQSServer, sqs: Any) -> None:
+    url = sqs.create_queue(QueueName="jobs")["QueueUrl"]
+    sqs.send_message(QueueUrl=url, MessageBody="posted")
+    form = f"QueueUrl={quote(url, safe='')}&ShowDelayed=true"
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"}
+
+    status, _, body = request(
+        fakesqs_server, "POST", "/_aws/sqs/messages", headers=headers, body=form.encode()
+    )
+
+    assert status == 200
+    (message,) = messages_of(json.loads(body))
+    assert (message["Body"], attributes_of(message)["IsDelayed"]) == ("posted", "false")
+
+
 def test_delete_on_the_peek_address_purges(
     fakesqs: FakeSQS, fakesqs_server: FakeSQSServer, sqs: Any
 ) -> None:
