@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from . import cancellation
 from .clock import Clock
 from .errors import (
     EngineError,
@@ -59,6 +60,9 @@ class Broker:
         self.moved_listeners: list[DeadLetterListener] = []
         # Told of the messages a delete or batch deleted by receipt handle, after the fact.
         self.deleted_listeners: list[DeletedListener] = []
+        # Told of the messages that left for good without a delete: expired, purged, or in a
+        # queue that was deleted (an expiry is told under its queue's lock, as it happens).
+        self.removed_listeners: list[DeletedListener] = []
         self.faults: FaultPlan | None = None
         self.move_tasks = MoveTaskRunner(self)
 
@@ -76,6 +80,7 @@ class Broker:
                 raise QueueAlreadyExists(key[2])
             queue = Queue(key, settings, self.clock)
             queue.faults = self.faults
+            queue.on_expired = self._expired
             self._queues[key] = queue
             self._deleted_at.pop(key, None)
             return queue
@@ -98,10 +103,12 @@ class Broker:
             self._deleted_at[key] = self.clock.now()
         with queue.lock:
             now = self.clock.now()
-            for message in list(queue.live_messages()):
+            removed = list(queue.live_messages())
+            for message in removed:
                 queue._remove(message, Event.QUEUE_DELETED, now)
             queue.deleted = True
             queue.condition.notify_all()
+        self._removed(removed)
         return queue
 
     def deleted_at(self, key: QueueKey) -> float | None:
@@ -233,12 +240,23 @@ class Broker:
             return _earliest(queue.next_event_at(), next_move)
 
     def _wait(self, queue: Queue, deadline: float, next_event: float | None) -> bool:
-        """A long poll's wait, counted so senders notify only when someone is waiting."""
+        """A long poll's wait, counted so senders notify only when someone is waiting; False
+        (give up) once the caller's transport cancelled it (its client went away)."""
+        token = cancellation.current()
+        if token is not None:
+            token.waiting(queue.condition)
+            if token.cancelled:
+                token.waiting(None)
+                return False
         queue.pollers += 1
         try:
-            return self.clock.wait(queue.condition, deadline, next_event)
+            return self.clock.wait(queue.condition, deadline, next_event) and not (
+                token is not None and token.cancelled
+            )
         finally:
             queue.pollers -= 1
+            if token is not None:
+                token.waiting(None)
 
     def _dead_letter_queue(self, queue: Queue) -> Queue | None:
         redrive = queue.settings.redrive
@@ -333,7 +351,17 @@ class Broker:
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
-            return queue.purge(now)
+            removed = queue.purge(now)
+        self._removed(removed)
+        return removed
+
+    def _expired(self, message: Message) -> None:
+        self._removed([message])
+
+    def _removed(self, messages: list[Message]) -> None:
+        if messages:
+            for listener in self.removed_listeners:
+                listener(messages)
 
     def refresh(self, queue: Queue) -> Queue:
         """Apply due transitions so counters are current; returns the queue for chaining."""

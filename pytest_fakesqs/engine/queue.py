@@ -8,7 +8,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from .attempts import ReceiveAttempts
@@ -72,6 +72,7 @@ class Queue:
         self.pollers = 0  # long polls waiting on `condition` right now
         self.faults: FaultPlan | None = None  # injected misbehaviour, if the fake asked for any
         self.duplicates = 0  # injected second deliveries so far (their keys count them)
+        self.on_expired: Callable[[Message], None] | None = None  # the broker's, told under lock
 
     # -- lazy time-based transitions ---------------------------------------------------------
 
@@ -102,6 +103,8 @@ class Queue:
             self.work += 1
             if not gone:
                 self._remove(oldest, Event.EXPIRED, oldest.enqueued_at + retention)
+                if self.on_expired is not None:
+                    self.on_expired(oldest)
             oldest = expiry.first()
         self.dedup.expire(now)
         self.attempts.expire(now)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,17 +20,22 @@ from .text import offset, plural, see
 # params, result, error, injected), params and result as JSON bytes where the call came as JSON.
 # Appending plain values allocates nothing the garbage collector tracks, while a record per call
 # (or a tuple per call) is one more object for it to count and scan, for as long as the fake
-# lives: it keeps every call. Query calls keep their structures.
+# lives: it keeps every call (or the last `limit`). Query calls keep their structures.
 _FIELDS = 7
 
 
 class CallLog:
-    """Keeps every call the wire handler answered, compactly."""
+    """Keeps every call the wire handler answered, compactly; with a `limit`, the latest ones
+    (a bounded deque drops the oldest call's items as a new call's arrive: O(1))."""
 
-    def __init__(self, handler: WireHandler, service: SqsService) -> None:
+    def __init__(
+        self, handler: WireHandler, service: SqsService, *, limit: int | None = None
+    ) -> None:
         self._service = service
         self._lock = threading.Lock()
-        self._records: list[Any] = []  # _FIELDS items per call
+        # _FIELDS items per call; a multiple of _FIELDS as maxlen keeps calls whole.
+        self._records: deque[Any] = deque(maxlen=None if limit is None else limit * _FIELDS)
+        self._heard_count = 0  # calls ever heard, so a call's number survives forgetting
         # Call number -> why its queue was not found, worked out when the call was answered.
         self._hints: dict[int, str] = {}
         handler.listeners.append(self._heard)
@@ -54,7 +60,9 @@ class CallLog:
             hint = elsewhere_hint(service.broker, service.addressing, record.context, record.params)
         with self._lock:
             if hint is not None:
-                self._hints[len(self._records) // _FIELDS] = hint
+                self._hints[self._heard_count] = hint
+                self._forget_hints()
+            self._heard_count += 1
             self._records += (
                 record.action,
                 record.protocol,
@@ -72,11 +80,18 @@ class CallLog:
         with self._lock:
             records = list(self._records)
             hints = dict(self._hints)
+            first = self._heard_count - len(records) // _FIELDS  # the oldest call still kept
         return [
-            _call(*records[i : i + _FIELDS], hint=hints.get(i // _FIELDS))
+            _call(*records[i : i + _FIELDS], hint=hints.get(first + i // _FIELDS))
             for i in range(0, len(records), _FIELDS)
             if action is None or records[i] == action
         ]
+
+    def _forget_hints(self) -> None:
+        # Hints of calls the bounded log forgot go too; they are few (failed lookups only).
+        first = self._heard_count - len(self._records) // _FIELDS
+        while self._hints and next(iter(self._hints)) < first:
+            del self._hints[next(iter(self._hints))]
 
     def swallowed_errors_report(self, started_at: float) -> str | None:
         """The teardown error text for errors the code under test received, or None.

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import re
 import threading
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..engine import Delivery, Event, Message, Queue, State
 from .history import MessageLog, render_timeline
-from .records import PRIVATE, DeadLetter, moment
+from .records import PRIVATE, DeadLetter, HistoryEvent, moment
 from .text import BODY_LIMIT, abridge, plural, see, short_id
 from .views import MessageView
 
@@ -34,12 +35,23 @@ class _Move:
 class DeadLetterBook:
     """Listens for dead-letter moves; remembers which ones a test asserted on."""
 
-    def __init__(self, directory: QueueDirectory, log: MessageLog, started_at: float) -> None:
+    def __init__(
+        self,
+        directory: QueueDirectory,
+        log: MessageLog,
+        started_at: float,
+        *,
+        limit: int | None = None,
+    ) -> None:
         self._directory = directory
         self._started_at = started_at
         self._log = log
         self._lock = threading.Lock()
-        self._moves: list[_Move] = []
+        # With a limit (history_limit), the latest `limit` moves; `_dropped` counts the older
+        # ones, so a move's number (what `_asserted` holds) stays its position since the start.
+        self._limit = limit
+        self._moves: deque[_Move] = deque()
+        self._dropped = 0
         self._asserted: set[int] = set()
         directory.broker.dead_letter_listeners.append(self._moved)
 
@@ -57,6 +69,10 @@ class DeadLetterBook:
         )
         with self._lock:
             self._moves.append(move)
+            if self._limit is not None and len(self._moves) > self._limit:
+                self._moves.popleft()
+                self._asserted.discard(self._dropped)
+                self._dropped += 1
 
     # -- records -------------------------------------------------------------------------------
 
@@ -73,13 +89,19 @@ class DeadLetterBook:
             queue=move.queue,
             receive_count=move.receive_count,
             moved_at=moment(move.moved_at),
-            history=tuple(self._log.events(message.message_id)),
+            history=self._history(message.message_id),
             _token=PRIVATE,
         )
 
+    def _history(self, message_id: str) -> tuple[HistoryEvent, ...]:
+        try:
+            return tuple(self._log.events(message_id))
+        except LookupError:  # finished long ago and forgotten (history_limit)
+            return ()
+
     def _in_scope(self, queue: str | None) -> list[tuple[int, _Move]]:
         with self._lock:
-            moves = list(enumerate(self._moves))
+            moves = list(enumerate(self._moves, self._dropped))
         if queue is None:
             return moves
         name = self._directory.name(queue)
@@ -212,7 +234,9 @@ class DeadLetterBook:
     def unasserted_report(self, verbose: bool) -> str | None:
         """The teardown error text for dead letters no assertion claimed, or None."""
         with self._lock:
-            pending = [m for i, m in enumerate(self._moves) if i not in self._asserted]
+            pending = [
+                m for i, m in enumerate(self._moves, self._dropped) if i not in self._asserted
+            ]
         if not pending:
             return None
         records = [self._record(move) for move in pending]

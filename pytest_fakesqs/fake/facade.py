@@ -74,9 +74,12 @@ class FakeSQS:
             self.handler.authenticate = SignatureVerifier(options.credentials)
         # Failure messages show whole bodies and timelines when pytest runs with -v.
         self.verbose = False
-        self.message_log = MessageLog(self.broker)
-        self._dead_letters = DeadLetterBook(self.directory, self.message_log, self.started_at)
-        self._calls = CallLog(self.handler, self.service)
+        limit = options.history_limit
+        self.message_log = MessageLog(self.broker, limit=limit)
+        self._dead_letters = DeadLetterBook(
+            self.directory, self.message_log, self.started_at, limit=limit
+        )
+        self._calls = CallLog(self.handler, self.service, limit=limit)
         self._refused = RefusedDeliveries(self.handler)
         self._active = False
         self._env_set: list[str] = []

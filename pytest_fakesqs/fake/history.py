@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+from collections import deque
 
 from ..engine import Broker, Event, Message, Queue, State, Story, story_queue, story_timeline
 from .records import PRIVATE, HistoryEvent, moment
@@ -15,9 +16,11 @@ class MessageLog:
     A move (to a dead-letter queue and back) copies the message with its history, so the
     latest copy's timeline is the whole story; the earlier copies say which queue it was in.
     A message deleted for good is kept as its Story: the garbage collector does not scan it.
+    With a `limit`, only the `limit` most recently finished messages (deleted, expired, purged)
+    are remembered; the oldest is forgotten as each one finishes, in O(1).
     """
 
-    def __init__(self, broker: Broker) -> None:
+    def __init__(self, broker: Broker, *, limit: int | None = None) -> None:
         self._lock = threading.Lock()
         # The first copy of each message, or its Story once it was deleted for good: one map,
         # touched once per message as it is sent and once as it is deleted; a Story holds
@@ -32,6 +35,11 @@ class MessageLog:
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
         broker.deleted_listeners.append(self._deleted)
+        self.limit = limit
+        self.forgotten = 0  # finished messages dropped to stay within the limit
+        self._finished: deque[str] = deque()  # ids in the order they finished, with a limit
+        if limit is not None:
+            broker.removed_listeners.append(self._removed)
 
     def _sent(self, queue: Queue, messages: list[Message]) -> None:
         first = self._first
@@ -62,6 +70,24 @@ class MessageLog:
                     story = message.finished_story()
                     if story is not None:
                         first[message_id] = story
+                if self.limit is not None:
+                    self._finish(message_id)
+
+    def _removed(self, messages: list[Message]) -> None:
+        with self._lock:
+            for message in messages:
+                self._finish(message.message_id)
+
+    def _finish(self, message_id: str) -> None:
+        """Count one more finished message, forgetting the oldest past the limit. Lock held."""
+        finished = self._finished
+        finished.append(message_id)
+        if len(finished) > (self.limit or 0):
+            oldest = finished.popleft()
+            if self._first.pop(oldest, None) is not None:
+                self.forgotten += 1
+            self._moves.pop(oldest, None)
+            self._other_senders.pop(oldest, None)
 
     def _moved(self, _source: Queue, target: Queue, message: Message) -> None:
         self._sent(target, [message])
@@ -100,7 +126,15 @@ class MessageLog:
         with self._lock:
             copies = self._copies(message_id)
         if not copies:
-            raise LookupError(f"no message with id {message_id!r} was sent while the fake was on")
+            forgotten = (
+                f" (or it was forgotten: history_limit={self.limit} keeps only the most recently "
+                f"finished messages, and {self.forgotten} were forgotten)"
+                if self.forgotten
+                else ""
+            )
+            raise LookupError(
+                f"no message with id {message_id!r} was sent while the fake was on{forgotten}"
+            )
         sender = self._other_senders.get(message_id, self._usual_sender)
         events: list[HistoryEvent] = []
         for queue_name, copy in copies:

@@ -85,6 +85,11 @@ def _check_probability(name: str) -> Check:
     return check
 
 
+def _check_history_limit(value: int | None) -> None:
+    if value is not None and value < 0:
+        raise ValueError(f"history_limit must be >= 0 (or None: keep everything); got {value!r}")
+
+
 def _check_standard_order(value: str) -> None:
     if value not in ("fifo", "shuffled"):
         raise ValueError(f"standard_order must be 'fifo' or 'shuffled'; got {value!r}")
@@ -199,6 +204,14 @@ class Options:
         default=False,
         metadata=about(
             "authorise calls and service deliveries against queue Policy documents, as AWS does"
+        ),
+    )
+    history_limit: int | None = field(
+        default=None,
+        metadata=about(
+            "finished messages (and calls) remembered, oldest forgotten first; "
+            "default: all (serve: 10000)",
+            _check_history_limit,
         ),
     )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import signal
 import sys
@@ -14,9 +15,12 @@ from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
 from ..fake.facade import FakeSQS, new_fake
 from ..fake.options import FLAVORS, make_options
 from ..fake.text import page_url, plural
+from ..transport.connections import HttpLimits
 from .server import FakeSQSServer
 
 DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
+# A server runs for days: it remembers this many finished messages and calls, not all of them.
+DEFAULT_HISTORY_LIMIT = 10_000
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +52,33 @@ def build_parser() -> argparse.ArgumentParser:
         help="real: wall clock, long polls wait (default); frozen: time stands still",
     )
     serve.add_argument("--log-requests", action="store_true", help="one line per request")
+    serve.add_argument(
+        "--history-limit",
+        type=_history_limit,
+        default=DEFAULT_HISTORY_LIMIT,
+        metavar="N",
+        help="finished messages and calls remembered, oldest forgotten first "
+        f"(default {DEFAULT_HISTORY_LIMIT}; 'none': all, memory grows without bound)",
+    )
+    serve.add_argument(
+        "--max-connections",
+        type=int,
+        default=HttpLimits().max_connections,
+        metavar="N",
+        help="connections served at once; more get 503 (default %(default)s)",
+    )
+    for flag, name, what in (
+        ("--idle-timeout", "idle_timeout", "a kept-alive connection with no request coming"),
+        ("--header-timeout", "header_timeout", "a request's headers, from its first byte"),
+        ("--body-timeout", "body_timeout", "a request's body, once its headers are in"),
+    ):
+        serve.add_argument(
+            flag,
+            type=float,
+            default=getattr(HttpLimits(), name),
+            metavar="SECONDS",
+            help=f"the longest wait for {what} (default %(default)s)",
+        )
     serve.add_argument(
         "--verify-signatures",
         action="store_true",
@@ -108,6 +139,15 @@ def port_number(text: str) -> int:
     return port
 
 
+def _history_limit(text: str) -> int | None:
+    if text.strip().lower() in ("none", "unlimited"):
+        return None
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be >= 0 or 'none'; got {text}")
+    return value
+
+
 def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> FakeSQS:
     credentials: dict[str, str] = {}
     for pair in args.credential:
@@ -136,6 +176,7 @@ def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Fake
             standard_order=args.standard_order,
             empty_receives=args.empty_receives,
             seed=args.seed,
+            history_limit=args.history_limit,
         )
         return new_fake(options).start(in_process=False)
     except (OSError, TypeError, ValueError) as error:
@@ -153,11 +194,23 @@ def load_queues(path: str) -> dict[str, dict[str, Any]]:
     return queues
 
 
+def with_flags(limits: HttpLimits, args: argparse.Namespace) -> HttpLimits:
+    """The server's limits with the ones the command line set."""
+    return dataclasses.replace(
+        limits,
+        max_connections=args.max_connections,
+        idle_timeout=args.idle_timeout,
+        header_timeout=args.header_timeout,
+        body_timeout=args.body_timeout,
+    )
+
+
 def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     fake = make_fake(args, parser)
     log = _print if args.log_requests else None
     try:
         server = FakeSQSServer(fake, host=args.host, port=args.port, request_log=log)
+        server.http.limits = with_flags(server.http.limits, args)
     except OSError as error:
         parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
     stopping = threading.Event()

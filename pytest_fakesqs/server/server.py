@@ -2,10 +2,19 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
+from ..api.limits import LIMITS
 from ..fake.facade import FakeSQS
+from ..transport.connections import HttpLimits
 from ..transport.http import RequestLog, SqsHttpServer
+from .endpoints import routes
+
+# The largest valid request: a batch of the flavor's largest payload, each byte of which the
+# query protocol's percent-encoding (or JSON's \u escapes) may triple, plus the parameters.
+_ENCODING_GROWTH = 3
+_PARAMETER_ROOM = 64 * 1024
 
 FAKE_ACCESS_KEY = "fakesqs-testing"
 FAKE_SECRET_KEY = "fakesqs-testing"
@@ -25,9 +34,18 @@ class FakeSQSServer:
         host: str = "127.0.0.1",
         port: int = 0,
         request_log: RequestLog | None = None,
+        limits: HttpLimits | None = None,
     ) -> None:
         self.fake = fake
-        self.http = SqsHttpServer(fake.handler, host=host, port=port, request_log=request_log)
+        largest = LIMITS[fake.options.flavor].max_batch_bytes * _ENCODING_GROWTH + _PARAMETER_ROOM
+        self.http = SqsHttpServer(
+            fake.handler,
+            host=host,
+            port=port,
+            request_log=request_log,
+            limits=limits or dataclasses.replace(HttpLimits(), max_request_bytes=largest),
+        )
+        self.http.routes.extend(routes(fake, lambda: self.http.requests_served))
 
     @property
     def endpoint_url(self) -> str:

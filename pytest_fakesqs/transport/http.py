@@ -2,24 +2,39 @@
 
 Each request becomes a `WireRequest` exactly as received (URL on the Host the client used, so
 queue URLs point back at this server) and is served by the same handler, engine and clock as
-the in-process transport. One thread per connection; a long poll on a real clock waits on its
-queue's condition, which releases the queue lock, so it never stalls other requests.
+the in-process transport, or, under `/_fakesqs/` and `/_aws/`, by one of the server's own
+`routes`. One thread per connection, up to `limits.max_connections` (see connections.py for
+what else bounds a client); a long poll on a real clock waits on its queue's condition, which
+releases the queue lock, so it never stalls other requests, and ends when its client hangs up.
 """
 
 from __future__ import annotations
 
 import contextlib
+import io
 import socket
+import socketserver
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs
 
+from ..engine import cancellation
 from ..protocol import WireHandler, WireRequest, WireResponse
 from . import inprocess
+from .connections import (
+    MAX_HEADER_BYTES,
+    DeadlineReader,
+    DisconnectWatcher,
+    HttpLimits,
+    expire_in,
+    reject,
+)
+from .framing import FramingError, declared_length, read_body
+from .routes import Route, dispatch, is_reserved
 
 RequestLog = Callable[[str], None]
 _ANY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
@@ -36,7 +51,9 @@ class _Server(ThreadingHTTPServer):
         super().__init__(address, _RequestHandler)
 
     def process_request(self, request: Any, client_address: Any) -> None:
-        self.owner._track(request)
+        if not self.owner._track(request):
+            reject(request)  # beyond the cap: 503 from this thread, no thread for it
+            return
         super().process_request(request, client_address)
 
     def shutdown_request(self, request: Any) -> None:
@@ -48,10 +65,66 @@ class _Server(ThreadingHTTPServer):
         pass
 
 
+class _ConnectionToken(cancellation.Cancellation):
+    """A connection's long-poll token: the first wait of a request has its socket watched."""
+
+    __slots__ = ("connection", "watched", "watcher")
+
+    def __init__(self, watcher: DisconnectWatcher, connection: socket.socket) -> None:
+        super().__init__()
+        self.watcher = watcher
+        self.connection = connection
+        self.watched = False
+
+    def waiting(self, condition: threading.Condition | None) -> None:
+        super().waiting(condition)
+        if condition is not None and not self.watched:
+            self.watched = True
+            self.watcher.watch(self.connection, self)
+
+    def finished(self) -> None:
+        if self.watched:
+            self.watcher.forget(self.connection)
+            self.watched = False
+        self.reset()
+
+
 class _RequestHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive: SDKs pool connections
-    disable_nagle_algorithm = True  # headers and body go out in two writes: don't wait for ACKs
     server: _Server
+
+    def setup(self) -> None:
+        self.connection = self.request
+        self.connection.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, True)
+        self.limits = self.server.owner.limits
+        self.reader = DeadlineReader(self.connection)
+        self.rfile = io.BufferedReader(self.reader)
+        self.wfile = socketserver._SocketWriter(self.connection)  # type: ignore[attr-defined]
+        self.token = _ConnectionToken(self.server.owner._watcher, self.connection)
+        cancellation.bind(self.token)
+
+    def finish(self) -> None:
+        cancellation.bind(None)
+        self.token.finished()
+        super().finish()
+
+    def handle_one_request(self) -> None:
+        expire_in(self.reader, self.limits.idle_timeout)  # until the request line is in
+        super().handle_one_request()
+
+    def parse_request(self) -> bool:
+        expire_in(self.reader, self.limits.header_timeout)
+        if not super().parse_request():
+            return False
+        if sum(len(k) + len(v) for k, v in self.headers.items()) > MAX_HEADER_BYTES:
+            self.send_error(431, "Request header fields too large")
+            return False
+        return True
+
+    def handle_expect_100(self) -> bool:
+        if self._refused_length() is not None:
+            return self._refuse()
+        return super().handle_expect_100()
 
     def do_POST(self) -> None:
         self._serve()
@@ -59,19 +132,54 @@ class _RequestHandler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         self._serve()
 
+    def do_DELETE(self) -> None:
+        self._serve()
+
     def _serve(self) -> None:
         started = time.perf_counter()
         owner = self.server.owner
+        if self._refused_length() is not None:
+            self._refuse()
+            return
+        expire_in(self.reader, self.limits.body_timeout)
         try:
-            body = self._body()
-        except ValueError:  # a Content-Length or chunk size that is not a number
-            self.send_error(400, "Malformed request body framing")
+            body = read_body(
+                self.rfile, self.headers, self.limits.max_request_bytes, MAX_HEADER_BYTES
+            )
+        except FramingError as error:  # not a number, too long, or cut short
+            self.close_connection = True
+            self.send_error(error.status, str(error))
             return
         request = WireRequest(self.command, self._url(), self._headers(), body)
-        response = owner.handler.handle(request)
+        try:
+            response = owner.answer(request)
+        finally:
+            self.token.finished()
         # Counted before the client can see the answer, so a client never outruns the count.
         owner._served(request, response, self.client_address[0], started)
+        expire_in(self.reader, None)
+        self.connection.settimeout(self.limits.write_timeout)
         self._answer(response)
+
+    def _refused_length(self) -> int | None:
+        """The Content-Length, when it is beyond the largest valid request."""
+        length = declared_length(self.headers)
+        return length if length is not None and length > self.limits.max_request_bytes else None
+
+    def _refuse(self) -> bool:
+        self.close_connection = True  # the body is never read, so the connection cannot go on
+        self.send_error(
+            413,
+            f"Request body larger than {self.limits.max_request_bytes} bytes",
+            "No SQS request is that large (1 MiB of messages, each byte at most tripled by "
+            "its encoding).",
+        )
+        return False
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        # A refusal goes out under the write deadline, not what was left of a read deadline.
+        self.connection.settimeout(self.limits.write_timeout)
+        super().send_error(code, message, explain)
 
     def _url(self) -> str:
         host = self.headers.get("Host") or self.server.owner.netloc
@@ -83,23 +191,6 @@ class _RequestHandler(BaseHTTPRequestHandler):
             key = name.lower()
             headers[key] = f"{headers[key]},{value}" if key in headers else value
         return headers
-
-    def _body(self) -> bytes:
-        if "chunked" in self.headers.get("Transfer-Encoding", "").lower():
-            return self._chunked_body()
-        length = int(self.headers.get("Content-Length") or 0)
-        return self.rfile.read(length) if length > 0 else b""
-
-    def _chunked_body(self) -> bytes:
-        chunks: list[bytes] = []
-        while True:
-            size = int(self.rfile.readline().split(b";")[0].strip() or b"0", 16)
-            if size == 0:
-                while self.rfile.readline().strip():  # trailers, then the blank line
-                    pass
-                return b"".join(chunks)
-            chunks.append(self.rfile.read(size))
-            self.rfile.readline()
 
     def _answer(self, response: WireResponse) -> None:
         self.send_response(response.status)
@@ -130,16 +221,27 @@ class SqsHttpServer:
         host: str = "127.0.0.1",
         port: int = 0,
         request_log: RequestLog | None = None,
+        routes: Sequence[Route] = (),
+        limits: HttpLimits | None = None,
     ) -> None:
         self.handler = handler
         self.request_log = request_log
+        self.routes = list(routes)  # the server's own endpoints; one may be added before start
+        self.limits = limits or HttpLimits()
         self.requests_served = 0
+        self.refused_connections = 0  # answered 503: beyond limits.max_connections
         self._counter_lock = threading.Lock()
         self._connections: set[socket.socket] = set()
-        self._server = _Server((host, port), self)
+        self._watcher = DisconnectWatcher()
+        try:
+            self._server = _Server((host, port), self)
+        except OSError:
+            self._watcher.stop()
+            raise
         self.host = host
         self.port: int = self._server.server_address[1]
         self._thread: threading.Thread | None = None
+        self._closed = False
 
     @property
     def netloc(self) -> str:
@@ -151,6 +253,8 @@ class SqsHttpServer:
         return f"http://{self.netloc}"
 
     def start(self) -> SqsHttpServer:
+        if self._closed:
+            raise RuntimeError("this server was stopped; make a new one")
         if self._thread is None:
             inprocess.pass_through(self.port)
             self._thread = threading.Thread(
@@ -163,12 +267,15 @@ class SqsHttpServer:
         return self
 
     def stop(self) -> None:
-        if self._thread is None:
+        """Stop serving and close the port (also when never started); once is enough."""
+        if self._closed:
             return
-        inprocess.stop_passing_through(self.port)
-        self._server.shutdown()
-        self._thread.join()
-        self._thread = None
+        self._closed = True
+        if self._thread is not None:
+            inprocess.stop_passing_through(self.port)
+            self._server.shutdown()
+            self._thread.join()
+            self._thread = None
         # Close kept-alive connections so no pooled client reaches a stopped fake.
         with self._counter_lock:
             connections = list(self._connections)
@@ -176,6 +283,22 @@ class SqsHttpServer:
             with contextlib.suppress(OSError):
                 connection.shutdown(socket.SHUT_RDWR)
         self._server.server_close()
+        self._watcher.stop()
+
+    def answer(self, request: WireRequest) -> WireResponse:
+        """What this server answers `request`: one of its routes, or the SQS handler. The
+        socket side calls this once a request is read; so can a test, without sockets."""
+        path = request.url.partition("?")[0]
+        if "://" in path:
+            path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
+        if self.routes and is_reserved(path):
+            return dispatch(self.routes, request, path)
+        return self.handler.handle(request)
+
+    @property
+    def open_connections(self) -> int:
+        with self._counter_lock:
+            return len(self._connections)
 
     def __enter__(self) -> SqsHttpServer:
         return self.start()
@@ -183,9 +306,14 @@ class SqsHttpServer:
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
 
-    def _track(self, connection: socket.socket) -> None:
+    def _track(self, connection: socket.socket) -> bool:
+        """Count a new connection in; False (and counted as refused) when at the cap."""
         with self._counter_lock:
+            if len(self._connections) >= self.limits.max_connections:
+                self.refused_connections += 1
+                return False
             self._connections.add(connection)
+            return True
 
     def _untrack(self, connection: socket.socket) -> None:
         with self._counter_lock:
