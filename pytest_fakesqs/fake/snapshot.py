@@ -141,3 +141,14 @@ def peek(fake: FakeSQS, queue: Queue, limit: int) -> tuple[list[MessageView], in
     live = [m for s in (State.VISIBLE, State.IN_FLIGHT, State.DELAYED) for m in states[s]]
     live.sort(key=lambda m: m.sequence)
     return [MessageView.of(m) for m in live[:limit]], len(live)
+
+
+def where_now(fake: FakeSQS, message_id: str) -> tuple[str, MessageView] | None:
+    """The queue a message is in and a view of it, or None once it is gone."""
+    try:
+        queue_name, message = fake.message_log.latest(message_id)
+    except LookupError:
+        return None
+    if message.state is State.GONE:
+        return None
+    return queue_name, MessageView.of(message)

@@ -39,7 +39,7 @@ def duration(seconds: float) -> str:
     """A tick label a person reads at a glance: `+45s`, `+1m30s`, `+2h`, `+1d6h`."""
     if seconds < 60:
         return f"+{seconds:g}s"
-    whole = int(round(seconds))
+    whole = round(seconds)
     units = (("d", 86400), ("h", 3600), ("m", 60), ("s", 1))
     parts = []
     for name, size in units:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from ..fake.records import HistoryEvent
 
 # event (as HistoryEvent.event names it) -> (mark class, legend label, shape at the origin)
+# fmt: off
 MARKS: dict[str, tuple[str, str, str]] = {
     "sent": ("sent", "sent", '<circle r="5"/>'),
     "received": ("received", "received #n", '<rect x="-4.5" y="-4.5" width="9" height="9"/>'),
@@ -35,6 +36,7 @@ MARKS: dict[str, tuple[str, str, str]] = {
     "duplicated": ("duplicated", "duplicated", '<circle class="hollow" r="6"/><circle r="2.5"/>'),
     "injected error": ("injected-error", "injected error", '<path d="M0 -7L7 6H-7Z"/>'),
 }
+# fmt: on
 _OTHER = ('<circle class="hollow" r="4"/>',)
 # What a message is doing after an event, until the next one (a line style each).
 _STATE_AFTER = {
@@ -113,14 +115,14 @@ def timeline_svg(
     runs from `start` (the fake's start: offsets are counted from it) to `now`. With `href`,
     each message's line links to `href(message_id)`.
     """
-    histories = [list(events) for events in histories if events]
-    lane_names = _lane_order(histories, lanes)
-    first = min([start, *(events[0].at for events in histories)])
-    last = max([now, *(events[-1].at for events in histories)])
+    drawn = [list(events) for events in histories if events]
+    lane_names = _lane_order(drawn, lanes)
+    first = min([start, *(events[0].at for events in drawn)])
+    last = max([now, *(events[-1].at for events in drawn)])
     span = seconds_between(first, last) or 1.0
     plot_left, plot_right = LABEL_WIDTH + 16, width - 72
 
-    tracks = _tracks(histories, lane_names)
+    tracks = _tracks(drawn, lane_names)
     lane_top: dict[str, float] = {}
     y = float(AXIS_HEIGHT)
     for name in lane_names:
@@ -132,7 +134,7 @@ def timeline_svg(
         return plot_left + seconds_between(first, moment) / span * (plot_right - plot_left)
 
     paths: list[list[_Point]] = []
-    for events in histories:
+    for events in drawn:
         points: list[_Point] = []
         for event in events:
             x = x_of(event.at)
@@ -147,7 +149,7 @@ def timeline_svg(
     height = lanes_bottom + LEGEND_HEIGHT
 
     queue_count = plural(len(lane_names), "queue")
-    summary = f"{plural(len(histories), 'message')} in {queue_count} over {duration(span)[1:]}"
+    summary = f"{plural(len(drawn), 'message')} in {queue_count} over {duration(span)[1:]}"
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="fakesqs-timeline" '
         f'width="{number(right)}" height="{number(height)}" '
@@ -156,9 +158,9 @@ def timeline_svg(
         f"<title>{escape('fakesqs timeline: ' + summary)}</title>",
         f"<style>{STYLE}</style>",
     ]
-    out += _axis(first, start, span, plot_left, plot_right, lanes_bottom)
+    out += _axis(first, start, span, plot_left, plot_right, lanes_bottom, now_x)
     out += _lanes(lane_names, lane_top, tracks, right)
-    if not histories:
+    if not drawn:
         out.append(
             f'<text class="empty" x="{LABEL_WIDTH + 16}" y="{AXIS_HEIGHT + 24}">'
             "no messages were sent</text>"
@@ -169,7 +171,8 @@ def timeline_svg(
     out.append("</g>")
     out.append(
         f'<g class="now"><line x1="{number(now_x)}" y1="{AXIS_HEIGHT - 6}" x2="{number(now_x)}" '
-        f'y2="{number(lanes_bottom)}"/><text x="{number(now_x + 3)}" y="{AXIS_HEIGHT - 8}">'
+        f'y2="{number(lanes_bottom)}"/><text x="{number(now_x)}" y="{AXIS_HEIGHT - 16}" '
+        'text-anchor="middle">'
         f"now {escape(duration(seconds_between(start, now)))}</text>"
         f"<title>now: {escape(now.isoformat())}</title></g>"
     )
@@ -214,7 +217,13 @@ def _track_top(lane_top: float, track: int) -> float:
 
 
 def _axis(
-    first: datetime, start: datetime, span: float, left: float, right: float, bottom: float
+    first: datetime,
+    start: datetime,
+    span: float,
+    left: float,
+    right: float,
+    bottom: float,
+    now_x: float,
 ) -> list[str]:
     step = _tick_step(span)
     before = seconds_between(start, first)  # <= 0: offsets count from the fake's start
@@ -224,6 +233,8 @@ def _axis(
         seconds = tick * step
         x = left + seconds / span * (right - left)
         label = duration(before + seconds) if before + seconds >= 0 else f"{before + seconds:g}s"
+        if abs(x - now_x) < 36 and x != left:
+            label = ""  # the "now" label stands there
         out.append(
             f'<line class="tick" x1="{number(x)}" y1="{AXIS_HEIGHT - 4}" x2="{number(x)}" '
             f'y2="{number(bottom)}"/><text class="tick-label" x="{number(x)}" '

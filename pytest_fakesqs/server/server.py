@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..fake.facade import FakeSQS
+from ..protocol import WireResponse
 from ..transport.http import RequestLog, SqsHttpServer
 
 FAKE_ACCESS_KEY = "fakesqs-testing"
@@ -28,6 +30,16 @@ class FakeSQSServer:
     ) -> None:
         self.fake = fake
         self.http = SqsHttpServer(fake.handler, host=host, port=port, request_log=request_log)
+        self.http.pages = self._dashboard_page
+        self._dashboard: Callable[[str], WireResponse | None] | None = None
+
+    def _dashboard_page(self, path: str) -> WireResponse | None:
+        """`GET /_fakesqs/`: the read-only dashboard (see pictures.dashboard)."""
+        if self._dashboard is None:
+            from .dashboard import Dashboard  # the pictures load on the first visit only
+
+            self._dashboard = Dashboard(self.fake, self.endpoint_url)
+        return self._dashboard(path)
 
     @property
     def endpoint_url(self) -> str:

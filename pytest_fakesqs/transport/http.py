@@ -22,6 +22,8 @@ from ..protocol import WireHandler, WireRequest, WireResponse
 from . import inprocess
 
 RequestLog = Callable[[str], None]
+# GET paths under /_fakesqs/ (the dashboard) -> a page, or None to serve the path as SQS does.
+Pages = Callable[[str], WireResponse | None]
 _ANY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
 
 
@@ -57,6 +59,11 @@ class _RequestHandler(BaseHTTPRequestHandler):
         self._serve()
 
     def do_GET(self) -> None:
+        pages = self.server.owner.pages
+        page = pages(self.path) if pages and self.path.startswith("/_fakesqs/") else None
+        if page is not None:
+            self._answer(page)
+            return
         self._serve()
 
     def _serve(self) -> None:
@@ -133,6 +140,7 @@ class SqsHttpServer:
     ) -> None:
         self.handler = handler
         self.request_log = request_log
+        self.pages: Pages | None = None
         self.requests_served = 0
         self._counter_lock = threading.Lock()
         self._connections: set[socket.socket] = set()
