@@ -49,9 +49,9 @@ summary{cursor:pointer}
 def document(title: str, heading: str, subtitle: str, body: str, nav: str = "") -> str:
     return (
         "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="generator" content="pytest-fakesqs">\n'
+        '<html lang="en">\n<head>\n<meta charset="utf-8"/>\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1"/>\n'
+        '<meta name="generator" content="pytest-fakesqs"/>\n'
         f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
         f"<header><h1>{escape(heading)}</h1><p>{escape(subtitle)}</p></header>\n"
         f"{nav}<main>\n{body}\n</main>\n</body>\n</html>\n"

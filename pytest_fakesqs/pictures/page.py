@@ -69,7 +69,7 @@ def _histories(snapshot: Snapshot) -> str:
         last = events[-1]
         state = "not deleted" if message_id in not_deleted else "deleted"
         where = " → ".join(dict.fromkeys(event.queue for event in events))
-        opened = " open" if message_id in not_deleted else ""
+        opened = ' open="open"' if message_id in not_deleted else ""
         blocks.append(
             f'<details class="message-history" data-message-id="{escape(message_id)}"{opened}>'
             f"<summary><code>{escape(short_id(message_id))}</code> {escape(where)}: "
