@@ -90,7 +90,7 @@ LANE_HEADER = 20  # the queue's name, above its tracks
 LANE_PADDING = 6
 LANE_GAP = 6
 MIN_GAP = 14  # px between two marks of one message, so events at one moment stay apart
-LEGEND_HEIGHT = 52
+LEGEND_ROW = 22
 
 
 @dataclass
@@ -146,7 +146,8 @@ def timeline_svg(
         paths.append(points)
     now_x = x_of(now)
     right = max([plot_right, now_x, *(p[-1].x for p in paths)]) + 72
-    height = lanes_bottom + LEGEND_HEIGHT
+    legend, legend_height = _legend(paths, lanes_bottom + 18, right - LABEL_WIDTH - 32)
+    height = lanes_bottom + 10 + legend_height
 
     queue_count = plural(len(lane_names), "queue")
     summary = f"{plural(len(drawn), 'message')} in {queue_count} over {duration(span)[1:]}"
@@ -176,7 +177,7 @@ def timeline_svg(
         f"now {escape(duration(seconds_between(start, now)))}</text>"
         f"<title>now: {escape(now.isoformat())}</title></g>"
     )
-    out += _legend(paths, lanes_bottom + 18)
+    out += legend
     out.append("</svg>")
     return "\n".join(out)
 
@@ -364,24 +365,31 @@ def _slug(event: str) -> str:
     return "".join(c if c.isalnum() else "-" for c in event.lower()).strip("-") or "event"
 
 
-def _legend(paths: list[list[_Point]], top: float) -> list[str]:
+def _legend(paths: list[list[_Point]], top: float, room: float) -> tuple[list[str], float]:
+    """The marks drawn and the line styles, in rows no wider than `room`; and their height."""
     seen = {point.event.event for points in paths for point in points}
-    kinds = [(event, mark) for event, mark in MARKS.items() if event in seen]
+    items = [
+        (f'data-event="{escape(event)}"', f'<g class="mark {kind}">{shape}</g>', 10, label)
+        for event, (kind, label, shape) in MARKS.items()
+        if event in seen
+    ]
+    line = '<line class="segment {0}" x1="0" y1="0" x2="28" y2="0" stroke="#57606a"/>'
+    styles = [
+        (f'data-line="{state}"', line.format(state), 34, label) for state, label in LINE_STYLES
+    ]
     out = [f'<g class="legend" transform="translate({LABEL_WIDTH + 16} {number(top)})">']
-    x = 0
-    for event, (kind, label, shape) in kinds:
-        out.append(
-            f'<g class="legend-item" data-event="{escape(event)}" transform="translate({x} 0)">'
-            f'<g class="mark {kind}">{shape}</g><text x="10" y="4">{escape(label)}</text></g>'
-        )
-        x += 22 + 7 * len(label)
-    x = 0
-    for state, label in LINE_STYLES:
-        out.append(
-            f'<g class="legend-item" data-line="{state}" transform="translate({x} 22)">'
-            f'<line class="segment {state}" x1="0" y1="0" x2="28" y2="0" stroke="#57606a"/>'
-            f'<text x="34" y="4">{escape(label)}</text></g>'
-        )
-        x += 48 + 7 * len(label)
+    row = 0
+    for group in (items, styles):
+        x = 0.0
+        for attribute, symbol, text_x, label in group:
+            width = text_x + 14 + 7 * len(label)
+            if x and x + width > room:
+                row, x = row + 1, 0.0
+            out.append(
+                f'<g class="legend-item" {attribute} transform="translate({number(x)} '
+                f'{row * LEGEND_ROW})">{symbol}<text x="{text_x}" y="4">{escape(label)}</text></g>'
+            )
+            x += width
+        row += 1
     out.append("</g>")
-    return out
+    return out, row * LEGEND_ROW

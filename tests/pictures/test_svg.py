@@ -235,3 +235,25 @@ def _translate_x(mark: ET.Element) -> float:
 
 def _translate_y(mark: ET.Element) -> float:
     return float(re.findall(r"[-\d.]+", mark.get("transform", ""))[1])
+
+
+def test_the_legend_wraps_to_stay_inside_the_picture(fakesqs: FakeSQS) -> None:
+    root, _ = story_svg(fakesqs)
+    width = float(root.get("width", "0"))
+    legend = by_class(root, "legend")[0]
+    left = float(re.findall(r"[-\d.]+", legend.get("transform", ""))[0])
+    items = by_class(legend, "legend-item")
+    assert [i.get("data-event") for i in items if i.get("data-event")] == [
+        e for e in MARKS if e in {m.get("data-event") for m in drawn_marks(root)}
+    ]
+    assert "purged" in [i.get("data-event") for i in items]
+    for item in items:
+        text = item.find(f"{SVG}text")
+        assert text is not None and text.text is not None
+        right = left + _translate_x(item) + 10 + 7 * len(text.text)
+        assert right <= width, text.text
+    rows = {_translate_y(item) for item in items}
+    assert len(rows) >= 2
+    assert float(root.get("height", "0")) >= max(rows) + float(
+        legend.get("transform", "").split()[-1].rstrip(")")
+    )
