@@ -18,6 +18,8 @@ from .svg import timeline_svg
 if TYPE_CHECKING:
     from ..fake.snapshot import Snapshot
 
+OTHER_QUEUES = 20  # empty lanes drawn at most: the queues no message drawn was in
+
 
 def report_page(snapshot: Snapshot, *, test_id: str, failure: str = "") -> str:
     """Queues, dead letters, the timeline, each message's history and every call."""
@@ -36,7 +38,8 @@ def report_page(snapshot: Snapshot, *, test_id: str, failure: str = "") -> str:
     parts.append(
         section("dead-letters", "Dead letters", dead_letters_table(snapshot.dead_letters, start))
     )
-    svg = timeline_svg(snapshot.histories, start=start, now=now)
+    queues = [queue.name for queue in snapshot.queues][:OTHER_QUEUES]
+    svg = timeline_svg(snapshot.histories, start=start, now=now, other_queues=queues)
     note = ""
     if len(snapshot.histories) < snapshot.messages_sent:
         note = (

@@ -106,17 +106,20 @@ def timeline_svg(
     start: datetime,
     now: datetime,
     lanes: Sequence[str] = (),
+    other_queues: Sequence[str] = (),
     width: int = 960,
     href: Callable[[str], str] | None = None,
 ) -> str:
     """The SVG element for these messages (each history oldest first, as `history()` has it).
 
-    Lanes are `lanes` first, then the other queues in the order messages reached them; time
+    Lanes are `lanes` first, then the queues in the order messages reached them, then
+    `other_queues` (empty lanes: a dead-letter queue nothing reached says so too); time
     runs from `start` (the fake's start: offsets are counted from it) to `now`. With `href`,
     each message's line links to `href(message_id)`.
     """
     drawn = [list(events) for events in histories if events]
     lane_names = _lane_order(drawn, lanes)
+    lane_names += [name for name in dict.fromkeys(other_queues) if name not in lane_names]
     first = min([start, *(events[0].at for events in drawn)])
     last = max([now, *(events[-1].at for events in drawn)])
     span = seconds_between(first, last) or 1.0

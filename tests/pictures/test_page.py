@@ -117,3 +117,13 @@ def test_a_fake_that_saw_nothing_still_makes_a_page(fakesqs: FakeSQS) -> None:
     ]
     empty = [text_of(p) for p in root.iter("p") if p.get("class") == "empty"]
     assert empty == ["no queues", "no dead letters", "no messages were sent", "no calls"]
+
+
+def test_every_queue_gets_a_lane_even_one_nothing_reached(fakesqs: FakeSQS) -> None:
+    fakesqs.create_queue("jobs-dlq")
+    url = fakesqs.create_queue("jobs")
+    fakesqs.service.call("SendMessage", {"QueueUrl": url, "MessageBody": "m"}, fakesqs.context())
+    page = report_page(take_snapshot(fakesqs), test_id="t")
+    root = ET.fromstring(page.removeprefix("<!DOCTYPE html>\n"))
+    lanes = [g.get("data-queue") for g in root.iter(f"{SVG}g") if g.get("class") == "lane"]
+    assert lanes == ["jobs", "jobs-dlq"]

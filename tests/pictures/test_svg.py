@@ -257,3 +257,13 @@ def test_the_legend_wraps_to_stay_inside_the_picture(fakesqs: FakeSQS) -> None:
     assert float(root.get("height", "0")) >= max(rows) + float(
         legend.get("transform", "").split()[-1].rstrip(")")
     )
+
+
+def test_queues_no_message_reached_can_be_drawn_as_empty_lanes() -> None:
+    history = [event(0, "orders", "sent")]
+    svg = timeline_svg(
+        [history], start=START, now=START, lanes=(), other_queues=["orders-dlq", "orders"]
+    )
+    lanes = by_class(parse(svg), "lane")
+    assert [lane.get("data-queue") for lane in lanes] == ["orders", "orders-dlq"]
+    assert [len(by_class(lane, "track-label")) for lane in lanes] == [1, 0]
