@@ -51,7 +51,8 @@ class Snapshot:
     histories: tuple[tuple[HistoryEvent, ...], ...]  # the messages shown, in the order sent
     messages_sent: int  # every message the fake saw; histories may hold fewer
     not_deleted: tuple[str, ...]  # ids of the messages whose story did not end with a delete
-    dead_letters: tuple[DeadLetter, ...]
+    dead_letters: tuple[DeadLetter, ...]  # the most recent ones, oldest first
+    dead_letters_total: int
     calls: tuple[Call, ...]  # the most recent calls, oldest first
     calls_made: int
 
@@ -104,9 +105,10 @@ def take_snapshot(
     shown = _choose(sent, not_deleted, message_limit, choose)
     calls_made = fake._calls.count()
     limit = calls_made if call_limit is None else call_limit
-    dead_letters = fake.dead_letters()
-    if dead_letter_limit is not None:
-        dead_letters = dead_letters[-dead_letter_limit:] if dead_letter_limit > 0 else []
+    book = fake._dead_letters
+    dead_letters, dead_letters_total = book.recent(
+        book.count() if dead_letter_limit is None else dead_letter_limit
+    )
     return Snapshot(
         clock=fake.options.clock,
         flavor=fake.options.flavor,
@@ -117,6 +119,7 @@ def take_snapshot(
         messages_sent=len(sent),
         not_deleted=tuple(not_deleted),
         dead_letters=tuple(dead_letters),
+        dead_letters_total=dead_letters_total,
         calls=tuple(fake._calls.recent(limit)),
         calls_made=calls_made,
     )

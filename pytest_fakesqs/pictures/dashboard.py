@@ -104,7 +104,7 @@ def overview_page(snapshot: Snapshot, *, endpoint: str) -> str:
         section(
             "dead-letters",
             "Dead letters",
-            _last_of(len(snapshot.dead_letters), RECENT_DEAD_LETTERS, "dead letters")
+            _last_of(snapshot.dead_letters_total, len(snapshot.dead_letters), "dead letters")
             + dead_letters_table(snapshot.dead_letters, start, message_href),
         ),
         section(

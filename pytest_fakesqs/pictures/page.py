@@ -28,15 +28,20 @@ def report_page(snapshot: Snapshot, *, test_id: str, failure: str = "") -> str:
     subtitle = (
         f"clock {snapshot.clock} at {now.isoformat()} ({since} since the test started); "
         f"{plural(snapshot.messages_sent, 'message')} sent, {len(snapshot.not_deleted)} not "
-        f"deleted; {plural(len(snapshot.dead_letters), 'dead letter')}; "
+        f"deleted; {plural(snapshot.dead_letters_total, 'dead letter')}; "
         f"{plural(snapshot.calls_made, 'call')}"
     )
     parts = []
     if failure:
         parts.append(section("failure", "Failure", f"<pre>{escape(failure)}</pre>"))
     parts.append(section("queues", "Queues", queues_table(snapshot.queues)))
+    letters_note = _last_of(snapshot.dead_letters_total, len(snapshot.dead_letters))
     parts.append(
-        section("dead-letters", "Dead letters", dead_letters_table(snapshot.dead_letters, start))
+        section(
+            "dead-letters",
+            "Dead letters",
+            letters_note + dead_letters_table(snapshot.dead_letters, start),
+        )
     )
     queues = [queue.name for queue in snapshot.queues][:OTHER_QUEUES]
     svg = timeline_svg(snapshot.histories, start=start, now=now, other_queues=queues)
@@ -55,11 +60,13 @@ def report_page(snapshot: Snapshot, *, test_id: str, failure: str = "") -> str:
         )
     )
     parts.append(section("histories", "Message histories", _histories(snapshot)))
-    calls_note = ""
-    if len(snapshot.calls) < snapshot.calls_made:
-        calls_note = f'<p class="note">the last {len(snapshot.calls)} of {snapshot.calls_made}</p>'
+    calls_note = _last_of(snapshot.calls_made, len(snapshot.calls))
     parts.append(section("calls", "Calls", calls_note + calls_table(snapshot.calls, start)))
     return document(f"fakesqs: {test_id}", f"fakesqs: {test_id}", subtitle, "\n".join(parts))
+
+
+def _last_of(total: int, shown: int) -> str:
+    return "" if shown >= total else f'<p class="note">the last {shown} of {total}</p>'
 
 
 def _histories(snapshot: Snapshot) -> str:

@@ -21,6 +21,9 @@ INI_NAME = "fakesqs_html"
 BESIDE_PYTEST_HTML = "fakesqs"  # the folder beside pytest-html's report when no DIR is given
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _NAME_LIMIT = 120
+# A page stays small enough to open: a test that made 100,000 calls shows the last of them.
+CALL_LIMIT = 2000
+DEAD_LETTER_LIMIT = 500
 
 
 def add_html_options(parser: pytest.Parser, group: pytest.OptionGroup) -> None:
@@ -76,7 +79,8 @@ def write_page(item: pytest.Item, fake: FakeSQS, report: pytest.TestReport) -> s
 
     path = directory / page_name(item.nodeid)
     try:
-        page = report_page(take_snapshot(fake), test_id=item.nodeid, failure=report.longreprtext)
+        taken = take_snapshot(fake, call_limit=CALL_LIMIT, dead_letter_limit=DEAD_LETTER_LIMIT)
+        page = report_page(taken, test_id=item.nodeid, failure=report.longreprtext)
         directory.mkdir(parents=True, exist_ok=True)
         path.write_text(page, encoding="utf-8")
     except OSError as error:  # a page is a convenience: never the reason a run breaks
