@@ -52,6 +52,7 @@ def document(title: str, heading: str, subtitle: str, body: str, nav: str = "") 
         '<html lang="en">\n<head>\n<meta charset="utf-8"/>\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1"/>\n'
         '<meta name="generator" content="pytest-fakesqs"/>\n'
+        '<link rel="icon" href="data:,"/>\n'  # no favicon request (to the SQS endpoint)
         f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
         f"<header><h1>{escape(heading)}</h1><p>{escape(subtitle)}</p></header>\n"
         f"{nav}<main>\n{body}\n</main>\n</body>\n</html>\n"

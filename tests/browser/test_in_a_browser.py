@@ -96,6 +96,7 @@ def test_the_dashboard_refreshes_on_request(
 
     assert visible.inner_text() == "1"
     assert page.locator("svg.fakesqs-timeline g.message").count() == 1
+    assert fakesqs_server.requests_served == 2  # the browser asked SQS for nothing (no favicon)
 
 
 def test_a_failing_tests_page_renders_offline(

@@ -99,7 +99,8 @@ def test_a_long_story_draws_the_messages_not_deleted_first(fakesqs: FakeSQS) -> 
 def test_the_page_needs_nothing_from_elsewhere(fakesqs: FakeSQS) -> None:
     root, _ = page_of(fakesqs)
     tags = {element.tag for element in root.iter()}
-    assert not tags & {"script", "link", "img", "iframe", "object"}
+    assert not tags & {"script", "img", "iframe", "object"}
+    assert [link.attrib for link in root.iter("link")] == [{"rel": "icon", "href": "data:,"}]
     for element in root.iter():
         assert "src" not in element.attrib
         assert not element.get("href", "").startswith(("http:", "https:", "//"))

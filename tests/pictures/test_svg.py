@@ -11,7 +11,8 @@ import pytest
 from pytest_fakesqs import FakeSQS, HistoryEvent
 from pytest_fakesqs.fake.records import PRIVATE
 from pytest_fakesqs.fake.snapshot import take_snapshot
-from pytest_fakesqs.pictures.svg import MARKS, timeline_svg
+from pytest_fakesqs.pictures.marks import MARKS
+from pytest_fakesqs.pictures.svg import timeline_svg
 
 from .story import tell_the_story
 
