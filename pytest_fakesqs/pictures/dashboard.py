@@ -36,13 +36,15 @@ BASE = "/_fakesqs/"
 RECENT_CALLS = 50
 RECENT_MESSAGES = 20
 RECENT_DEAD_LETTERS = 50
+ALL_DEAD_LETTERS = 1000
 PEEK_LIMIT = 100
 
 
 @dataclass(frozen=True)
 class Route:
-    """What an address under BASE asks for: page is "overview", "queue", "message" or
-    "not found"; `key` the (region, account, name) of a queue or the message id."""
+    """What an address under BASE asks for: page is "overview", "queue", "message", "dead
+    letters", "redirect" or "not found"; `key` the (region, account, name) of a queue, the
+    message id, or where to go."""
 
     page: str
     key: tuple[str, ...] = ()
@@ -51,6 +53,8 @@ class Route:
 def route(path: str) -> Route | None:
     """The page `path` (with any query) names; None for paths the dashboard does not serve."""
     path = path.partition("?")[0].partition("#")[0]
+    if path == BASE.rstrip("/"):
+        return Route("redirect", (BASE,))
     if not path.startswith(BASE):
         return None
     parts = [unquote(part) for part in path[len(BASE) :].split("/")]
@@ -64,12 +68,17 @@ def route(path: str) -> Route | None:
         return Route("queue", tuple(parts[1:]))
     if parts[0] == "messages" and len(parts) == 2 and parts[1]:
         return Route("message", (parts[1],))
+    if parts == ["dead-letters"]:
+        return Route("dead letters")
     return Route("not found", (path,))
 
 
 def queue_href(queue: QueueSummary) -> str:
     names = (queue.region, queue.account_id, queue.name)
     return BASE + "queues/" + "/".join(quote(name, safe="") for name in names)
+
+
+DEAD_LETTERS_HREF = BASE + "dead-letters"
 
 
 def message_href(message_id: str) -> str:
@@ -105,7 +114,9 @@ def overview_page(snapshot: Snapshot, *, endpoint: str) -> str:
             "dead-letters",
             "Dead letters",
             _last_of(snapshot.dead_letters_total, len(snapshot.dead_letters), "dead letters")
-            + dead_letters_table(snapshot.dead_letters, start, message_href),
+            + dead_letters_table(snapshot.dead_letters, start, message_href)
+            + f'<p><a href="{DEAD_LETTERS_HREF}" class="all">All dead letters, with their '
+            "timeline</a></p>",
         ),
         section(
             "timeline",
@@ -212,6 +223,32 @@ def message_page(
         subtitle,
         "\n".join(parts),
         _nav(message_href(message_id)),
+    )
+
+
+def dead_letters_page(snapshot: Snapshot) -> str:
+    """Every dead letter (the most recent ALL_DEAD_LETTERS) and the timeline of the latest."""
+    start, now = snapshot.started_at, snapshot.now
+    total = snapshot.dead_letters_total
+    subtitle = f"{plural(total, 'dead letter')} · {_clock_line(snapshot.clock, start, now)}"
+    histories = [letter.history for letter in snapshot.dead_letters[-RECENT_MESSAGES:]]
+    svg = timeline_svg(histories, start=start, now=now, href=message_href)
+    parts = [
+        section(
+            "timeline",
+            "Timeline",
+            _last_of(len(snapshot.dead_letters), len(histories), "dead letters")
+            + f'<div class="timeline-frame">{svg}</div>',
+        ),
+        section(
+            "dead-letters",
+            "Dead letters",
+            _last_of(total, len(snapshot.dead_letters), "dead letters")
+            + dead_letters_table(snapshot.dead_letters, start, message_href),
+        ),
+    ]
+    return document(
+        "fakesqs: dead letters", "dead letters", subtitle, "\n".join(parts), _nav(DEAD_LETTERS_HREF)
     )
 
 

@@ -27,6 +27,10 @@ class Dashboard:
             return None
         if route.page == "overview":
             return _html(200, self._overview())
+        if route.page == "redirect":
+            return WireResponse(308, {"Location": route.key[0], "Content-Type": "text/plain"})
+        if route.page == "dead letters":
+            return _html(200, self._dead_letters())
         if route.page == "queue":
             page = self._queue(route.key)
             if page is not None:
@@ -48,6 +52,15 @@ class Dashboard:
             dead_letter_limit=dashboard.RECENT_DEAD_LETTERS,
         )
         return dashboard.overview_page(taken, endpoint=self.endpoint_url)
+
+    def _dead_letters(self) -> str:
+        taken = snapshot.take_snapshot(
+            self.fake,
+            message_limit=0,
+            call_limit=0,
+            dead_letter_limit=dashboard.ALL_DEAD_LETTERS,
+        )
+        return dashboard.dead_letters_page(taken)
 
     def _queue(self, key: tuple[str, ...]) -> str | None:
         region, account_id, name = key

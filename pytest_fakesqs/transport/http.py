@@ -22,7 +22,7 @@ from ..protocol import WireHandler, WireRequest, WireResponse
 from . import inprocess
 
 RequestLog = Callable[[str], None]
-# GET paths under /_fakesqs/ (the dashboard) -> a page, or None to serve the path as SQS does.
+# GET paths under /_fakesqs (the dashboard) -> a page, or None to serve the path as SQS does.
 Pages = Callable[[str], WireResponse | None]
 _ANY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
 
@@ -60,7 +60,7 @@ class _RequestHandler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         pages = self.server.owner.pages
-        page = pages(self.path) if pages and self.path.startswith("/_fakesqs/") else None
+        page = pages(self.path) if pages and self.path.startswith("/_fakesqs") else None
         if page is not None:
             self._answer(page)
             return

@@ -170,3 +170,18 @@ def test_the_pictures_are_not_imported_when_pytest_starts(pytester: pytest.Pytes
     )
     result = pytester.runpytest_subprocess("-p", "no:randomly")
     result.assert_outcomes(passed=1)
+
+
+def test_pages_are_written_under_xdist_too(pytester: pytest.Pytester) -> None:
+    pytest.importorskip("xdist")
+    pytester.makepyfile(test_orders=SCENARIO, test_plain=WITHOUT_THE_FAKE)
+    result = pytester.runpytest_subprocess(
+        "-p", "no:randomly", "-n", "2", "--fakesqs-html", "pages"
+    )
+    result.assert_outcomes(failed=3, passed=1)
+    pages = sorted(p.name for p in (pytester.path / "pages").iterdir())
+    assert pages == [
+        "test_orders.py__test_fails_with_a_parameter_a_b.html",
+        "test_orders.py__test_poison_message.html",
+    ]
+    result.stdout.fnmatch_lines(["html page: */pages/test_orders.py__test_poison_message.html"])

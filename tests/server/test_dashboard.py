@@ -128,6 +128,26 @@ def test_a_message_page_shows_its_timeline_and_history(
     assert gone_header is not None and text_of(gone_header).startswith("gone: deleted")
 
 
+def test_the_dead_letters_page_lists_them_with_their_timeline(
+    fakesqs_server: FakeSQSServer, story: dict[str, str]
+) -> None:
+    overview = page(fakesqs_server.endpoint_url, "/_fakesqs/")
+    assert "/_fakesqs/dead-letters" in links(overview)
+    root = page(fakesqs_server.endpoint_url, "/_fakesqs/dead-letters")
+    assert [r[:3] for r in rows(root, "dead-letters")] == [
+        [story["poison"][:8], "orders", "orders-dlq"]
+    ]
+    messages = [
+        g.get("data-message-id") for g in root.iter(f"{SVG}g") if g.get("class") == "message"
+    ]
+    assert messages == [story["poison"]]
+
+
+def test_the_address_without_its_slash_redirects(fakesqs_server: FakeSQSServer) -> None:
+    status, headers, body = get(fakesqs_server.endpoint_url, "/_fakesqs")
+    assert (status, headers["location"], body) == (308, "/_fakesqs/", "")
+
+
 def test_unknown_pages_are_404_pages(fakesqs_server: FakeSQSServer) -> None:
     for path in (
         "/_fakesqs/queues/us-east-1/123456789012/nope",
@@ -159,6 +179,8 @@ def test_sqs_is_served_as_before_beside_the_dashboard(fakesqs_server: FakeSQSSer
         ),
         ("/_fakesqs/messages/m-1/", Route("message", ("m-1",))),
         ("/_fakesqs/queues/x", Route("not found", ("/_fakesqs/queues/x",))),
+        ("/_fakesqs/dead-letters", Route("dead letters")),
+        ("/_fakesqs", Route("redirect", ("/_fakesqs/",))),
         ("/_fakesqs/health", None),  # the health check's, not the dashboard's
         ("/123456789012/orders", None),
     ],
