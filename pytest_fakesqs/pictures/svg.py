@@ -84,17 +84,24 @@ def timeline_svg(
     def x_of(moment: datetime) -> float:
         return plot_left + seconds_between(first, moment) / span * (plot_right - plot_left)
 
-    paths: list[list[_Point]] = []
-    for events in drawn:
-        points: list[_Point] = []
-        for event in events:
-            x = x_of(event.at)
-            if points:
-                x = max(x, points[-1].x + MIN_GAP)
-            message = event.message_id
-            track_y = _track_top(lane_top[event.queue], tracks[event.queue].index(message))
-            points.append(_Point(x, track_y + TRACK / 2, event))
-        paths.append(points)
+    def place(gap: float) -> list[list[_Point]]:
+        paths = []
+        for events in drawn:
+            points: list[_Point] = []
+            for event in events:
+                x = x_of(event.at)
+                if points:
+                    x = max(x, points[-1].x + gap)
+                track = tracks[event.queue].index(event.message_id)
+                points.append(
+                    _Point(x, _track_top(lane_top[event.queue], track) + TRACK / 2, event)
+                )
+            paths.append(points)
+        return paths
+
+    paths = place(MIN_GAP)
+    if max((p[-1].x for p in paths), default=0) > plot_right + 2 * width:
+        paths = place(0)  # hundreds of events close together: true times, marks may overlap
     now_x = x_of(now)
     right = max([plot_right, now_x, *(p[-1].x for p in paths)]) + 72
     legend, legend_height = _legend(paths, lanes_bottom + 18, right - LABEL_WIDTH - 32)

@@ -268,3 +268,13 @@ def test_queues_no_message_reached_can_be_drawn_as_empty_lanes() -> None:
     lanes = by_class(parse(svg), "lane")
     assert [lane.get("data-queue") for lane in lanes] == ["orders", "orders-dlq"]
     assert [len(by_class(lane, "track-label")) for lane in lanes] == [1, 0]
+
+
+def test_a_message_received_a_thousand_times_stays_a_picture_of_its_time() -> None:
+    history = [event(0, "q", "sent")]
+    for count in range(1, 1001):
+        history.append(event(count, "q", "received", f"#{count} handle …abcd1234"))
+        history.append(event(count + 0.5, "q", "visible again"))
+    root = parse(timeline_svg([history], start=START, now=START + timedelta(seconds=1001)))
+    assert len(drawn_marks(root)) == 2001
+    assert float(root.get("width", "0")) < 3 * 960
