@@ -252,10 +252,14 @@ def dead_letters_page(snapshot: Snapshot) -> str:
     )
 
 
-def not_found_page(text: str) -> str:
+def not_found_page(text: str, *, heading: str = "Not found") -> str:
+    """A 404 (or, with `heading="Error"`, a 500) page that says what was not there."""
+    section_id = heading.lower().replace(" ", "-")
     body = section(
-        "not-found",
-        "Not found",
+        section_id,
+        heading,
         f'<p>{escape(text)}</p><p><a href="{BASE}">Back to the overview</a></p>',
     )
-    return document("fakesqs: not found", "fakesqs dashboard", "not found", body, _nav(BASE))
+    return document(
+        f"fakesqs: {heading.lower()}", "fakesqs dashboard", heading.lower(), body, _nav(BASE)
+    )

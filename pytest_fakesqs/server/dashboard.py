@@ -25,6 +25,13 @@ class Dashboard:
         route = dashboard.route(path)
         if route is None:
             return None
+        try:
+            return self._answer(route)
+        except Exception as error:  # a broken page must not drop the connection unanswered
+            text = f"the dashboard failed: {type(error).__name__}: {error}"
+            return _html(500, dashboard.not_found_page(text, heading="Error"))
+
+    def _answer(self, route: dashboard.Route) -> WireResponse:
         if route.page == "overview":
             return _html(200, self._overview())
         if route.page == "redirect":

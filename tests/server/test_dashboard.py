@@ -217,3 +217,17 @@ def test_fakesqs_serve_answers_the_dashboard(served: str) -> None:
     assert title is not None and title.text == "fakesqs dashboard"
     empty = [text_of(p) for p in root.iter("p") if p.get("class") == "empty"]
     assert empty[:2] == ["no queues", "no dead letters"]
+
+
+def test_a_page_that_fails_is_a_500_page_not_a_dropped_connection(
+    fakesqs_server: FakeSQSServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pytest_fakesqs.pictures import dashboard
+
+    def broken(*args: object, **kwargs: object) -> str:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(dashboard, "overview_page", broken)
+    status, _headers, body = get(fakesqs_server.endpoint_url, "/_fakesqs/")
+    assert status == 500
+    assert "the dashboard failed: RuntimeError: a bug" in body
