@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv test-xdist test-aio test-query contract test-pythons test-oldest test-wheel
+.PHONY: examples test lint venv test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -88,3 +88,17 @@ test-query: $(OLDEST_VENV)/.installed
 # example suite run against it (.ci/wheel-check).
 test-wheel: $(VENV)/.installed
 	BIN=$(BIN) PYTHON=$(PYTHON) bash .ci/wheel-check
+
+# The pictures in a real browser: Debian's Chromium, headless, driven by playwright's Python
+# package (never `playwright install`). Installs Chromium when missing; fails rather than skips.
+CHROMIUM ?= /usr/bin/chromium
+$(CHROMIUM):
+	apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y chromium
+
+test-browser: $(VENV)/.installed $(CHROMIUM)
+	FAKESQS_REQUIRE_BROWSER=1 FAKESQS_CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest -q -p no:randomly tests/browser
+
+# Refreshes the screenshot in docs/pictures.md from the dashboard test.
+docs-screenshot: $(VENV)/.installed $(CHROMIUM)
+	FAKESQS_REQUIRE_BROWSER=1 FAKESQS_CHROMIUM=$(CHROMIUM) FAKESQS_DOCS_SCREENSHOT=docs/pictures-dashboard.png \
+		$(BIN)/python -m pytest -q -p no:randomly tests/browser -k dashboard_renders

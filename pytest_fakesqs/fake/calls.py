@@ -93,6 +93,16 @@ class CallLog:
         while self._hints and next(iter(self._hints)) < first:
             del self._hints[next(iter(self._hints))]
 
+    def count(self) -> int:
+        with self._lock:
+            return len(self._records) // _FIELDS
+
+    def recent(self, limit: int) -> list[Call]:
+        """The last `limit` calls, oldest first; decodes only those (a dashboard reads these)."""
+        with self._lock:
+            records = list(self._records)[-limit * _FIELDS :] if limit > 0 else []
+        return [_call(*records[i : i + _FIELDS]) for i in range(0, len(records), _FIELDS)]
+
     def swallowed_errors_report(self, started_at: float) -> str | None:
         """The teardown error text for errors the code under test received, or None.
 

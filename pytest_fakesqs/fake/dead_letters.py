@@ -110,6 +110,17 @@ class DeadLetterBook:
     def dead_letters(self, queue: str | None = None) -> list[DeadLetter]:
         return [self._record(move) for _, move in self._in_scope(queue)]
 
+    def count(self) -> int:
+        with self._lock:
+            return len(self._moves)
+
+    def recent(self, limit: int) -> tuple[list[DeadLetter], int]:
+        """The last `limit` dead letters (only those are rendered) and how many there are."""
+        with self._lock:
+            moves = list(self._moves)
+        shown = moves[-limit:] if limit > 0 else []
+        return [self._record(move) for move in shown], len(moves)
+
     # -- assertions ----------------------------------------------------------------------------
 
     def assert_dead_lettered(

@@ -22,6 +22,7 @@ from ..contract.setup import (
 )
 from ..fake.options import make_options
 from .config import add_ini_options, header, marker_line, options_for, read_ini
+from .pages import add_html_options, write_page
 from .seeding import configure_seed, seed_for_test, session_seed, show_seed
 
 if TYPE_CHECKING:
@@ -45,6 +46,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "printed in the report header so a run can be reproduced",
     )
     add_contract_options(parser, group)
+    add_html_options(parser, group)
     add_ini_options(parser)
     from .guard import add_guard_options
 
@@ -99,7 +101,9 @@ def pytest_runtest_makereport(
     if fake is not None and report.when == "call" and report.failed:
         from .report import report_section
 
-        report.sections.append(("fakesqs", report_section(fake, verbose=fake.verbose)))
+        section = report_section(fake, verbose=fake.verbose)
+        page_line = write_page(item, fake, report)
+        report.sections.append(("fakesqs", f"{section}\n{page_line}" if page_line else section))
     return report
 
 

@@ -28,7 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="fakesqs", description="A fake Amazon SQS / Yandex Message Queue endpoint."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    serve = commands.add_parser("serve", help="serve SQS over HTTP until Ctrl+C or SIGTERM")
+    serve = commands.add_parser(
+        "serve", help="serve SQS over HTTP until Ctrl+C or SIGTERM (a dashboard at /_fakesqs/)"
+    )
     serve.set_defaults(command_parser=serve)  # its errors show `fakesqs serve`'s usage
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument(

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 from typing import Any
+from urllib.parse import urlsplit
 
 from ..api.limits import LIMITS
 from ..fake.facade import FakeSQS
+from ..protocol import WireRequest, WireResponse
 from ..transport.connections import HttpLimits
 from ..transport.http import RequestLog, SqsHttpServer
+from ..transport.routes import Route, json_response
 from .endpoints import routes
 
 # The largest valid request: a batch of the flavor's largest payload, each byte of which the
@@ -46,6 +50,18 @@ class FakeSQSServer:
             limits=limits or dataclasses.replace(HttpLimits(), max_request_bytes=largest),
         )
         self.http.routes.extend(routes(fake, lambda: self.http.requests_served))
+        self.http.routes.append(Route("/_fakesqs", ("GET",), self._dashboard_page, subpaths=True))
+        self._dashboard: Callable[[str], WireResponse | None] | None = None
+
+    def _dashboard_page(self, request: WireRequest) -> WireResponse:
+        """`GET /_fakesqs/...`: the read-only dashboard (see pictures.dashboard)."""
+        if self._dashboard is None:
+            from .dashboard import Dashboard  # the pictures load on the first visit only
+
+            self._dashboard = Dashboard(self.fake, self.endpoint_url)
+        target = urlsplit(request.url)
+        page = self._dashboard(target.path + (f"?{target.query}" if target.query else ""))
+        return page or json_response(404, {"error": f"no dashboard page at {target.path}"})
 
     @property
     def endpoint_url(self) -> str:

@@ -37,6 +37,7 @@ from .framing import FramingError, declared_length, read_body
 from .routes import Route, dispatch, is_reserved
 
 RequestLog = Callable[[str], None]
+# GET paths under /_fakesqs (the dashboard) -> a page, or None to serve the path as SQS does.
 _ANY_ADDRESS = {"0.0.0.0": "127.0.0.1", "::": "::1", "": "127.0.0.1"}
 
 
