@@ -116,11 +116,9 @@ class Queue:
 
     def next_change_at(self) -> float | None:
         """Like next_event_at, but also counting retention expiry."""
-        moments = [h[0][0] for h in (self._delayed, self._in_flight) if h]
         oldest = self._expiry.first()
-        if oldest is not None:
-            moments.append(oldest.enqueued_at + self.settings.retention)
-        return min(moments) if moments else None
+        expires = None if oldest is None else oldest.enqueued_at + self.settings.retention
+        return min((m for m in (self.next_event_at(), expires) if m is not None), default=None)
 
     # -- state changes -------------------------------------------------------------------------
 

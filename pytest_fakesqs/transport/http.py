@@ -289,9 +289,7 @@ class SqsHttpServer:
     def answer(self, request: WireRequest) -> WireResponse:
         """What this server answers `request`: one of its routes, or the SQS handler. The
         socket side calls this once a request is read; so can a test, without sockets."""
-        path = request.url.partition("?")[0]
-        if "://" in path:
-            path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
+        path = _path_of(request)
         if self.routes and is_reserved(path):
             return dispatch(self.routes, request, path)
         return self.handler.handle(request)
@@ -323,10 +321,18 @@ class SqsHttpServer:
     def _served(
         self, request: WireRequest, response: WireResponse, client: str, started: float
     ) -> None:
-        with self._counter_lock:
-            self.requests_served += 1
+        if not is_reserved(_path_of(request)):  # health checks and pages are not SQS requests
+            with self._counter_lock:
+                self.requests_served += 1
         if self.request_log is not None:
             self.request_log(_log_line(request, response, client, started))
+
+
+def _path_of(request: WireRequest) -> str:
+    path = request.url.partition("?")[0]
+    if "://" in path:
+        path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
+    return path
 
 
 def action_of(request: WireRequest) -> str:

@@ -101,7 +101,7 @@ def test_a_mark_title_says_what_the_text_timeline_says(fakesqs: FakeSQS) -> None
     poison = next(m for m in by_class(root, "message") if m.get("data-message-id") == ids["poison"])
     titles = [title(mark).splitlines() for mark in by_class(poison, "mark")]
     first_lines = [lines[0] for lines in titles]
-    assert first_lines[0] == "+0s orders: sent"
+    assert first_lines[0].startswith("+0s orders: sent by ")
     assert re.fullmatch(r"\+30s orders: received #2 handle …\S{8}", first_lines[3])
     assert first_lines[5:] == [
         "+60s orders: moved to dead-letter queue orders-dlq",

@@ -78,9 +78,12 @@ def test_health_reports_version_and_uptime(fakesqs: FakeSQS, fakesqs_server: Fak
 
 
 def test_unknown_own_paths_are_404_and_wrong_methods_405(fakesqs_server: FakeSQSServer) -> None:
-    status, _, body = request(fakesqs_server, "GET", "/_fakesqs/nothing-here")
+    status, _, body = request(fakesqs_server, "GET", "/_aws/nothing-here")
     assert status == 404
     assert "/_fakesqs/health" in json.loads(body)["error"]
+    status, headers, body = request(fakesqs_server, "GET", "/_fakesqs/nothing-here")
+    assert status == 404  # under /_fakesqs/, the dashboard's own page says so
+    assert b"nothing-here" in body
 
     status, headers, _ = request(fakesqs_server, "POST", "/_fakesqs/health")
     assert status == 405
