@@ -5,12 +5,9 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable
 
-# The project's home; pyproject's [project.urls] names the same (a test keeps them equal). An
-# installed user has no checkout at hand, so messages cite each docs page at its address.
-PROJECT_URL = "https://github.com/pytest-fakesqs/pytest-fakesqs"
-DOCS_URL = f"{PROJECT_URL}/tree/main/docs"
 # Documentation pages (under docs/, with an anchor where the page has several sections) that
-# messages point to; tests/layout/test_docs.py checks that each page and anchor exists.
+# messages point to; tests/layout/test_docs.py checks that each page and anchor exists. The pages
+# are installed with the package, so a message can say how to read one: `fakesqs docs PAGE`.
 ANCHORS = {
     "time": "time-travel.md",
     "queues": "declaring-queues.md#declaring-queues",
@@ -26,12 +23,9 @@ BODY_LIMIT = 40
 
 
 def see(topic: str) -> str:
-    """`See the pytest-fakesqs docs: <url of the page>`, readable where the package is installed."""
-    return f"See the pytest-fakesqs docs: {page_url(topic)}"
-
-
-def page_url(topic: str) -> str:
-    return f"{PROJECT_URL}/blob/main/docs/{ANCHORS[topic]}"
+    """`See docs/<page> (`fakesqs docs <page>` prints it)`: readable where it is installed."""
+    page = ANCHORS[topic]
+    return f"See docs/{page} (`fakesqs docs {page.partition('.md')[0]}` prints it)"
 
 
 def nearest(name: str, candidates: Iterable[str]) -> str | None:

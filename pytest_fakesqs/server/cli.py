@@ -14,8 +14,9 @@ from typing import Any
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
 from ..fake.facade import FakeSQS, new_fake
 from ..fake.options import FLAVORS, make_options
-from ..fake.text import page_url, plural
+from ..fake.text import nearest, plural
 from ..transport.connections import HttpLimits
+from . import manual
 from .server import FakeSQSServer
 
 DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
@@ -32,6 +33,9 @@ def build_parser() -> argparse.ArgumentParser:
         "serve", help="serve SQS over HTTP until Ctrl+C or SIGTERM (a dashboard at /_fakesqs/)"
     )
     serve.set_defaults(command_parser=serve)  # its errors show `fakesqs serve`'s usage
+    docs = commands.add_parser("docs", help="list the documentation pages, or print one")
+    docs.add_argument("page", nargs="?", help="a page's name, e.g. dead-letters")
+    docs.set_defaults(command_parser=docs)
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument(
         "--port",
@@ -105,7 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="authorise every call against the queue's Policy, as AWS does (see the docs: policies.md)",
     )
-    faults = serve.add_argument_group(f"fault injection (see {page_url('faults')})")
+    faults = serve.add_argument_group("fault injection (`fakesqs docs fault-injection`)")
     faults.add_argument(
         "--duplicate-delivery",
         type=float,
@@ -258,11 +262,30 @@ def _print(text: str) -> None:
         sys.stdout.flush()
 
 
+def show_docs(page: str | None, parser: argparse.ArgumentParser) -> int:
+    """`fakesqs docs`: the pages with their titles; `fakesqs docs PAGE`: that page's text."""
+    known = manual.pages()
+    if page is None:
+        width = max(map(len, known), default=0)
+        for name, path in known.items():
+            _print(f"{name:<{width}}  {manual.title(path)}")
+        return 0
+    name = page.removesuffix(".md").rpartition("/")[2].partition("#")[0]
+    if name not in known:
+        close = nearest(name, known)
+        hint = f"; did you mean {close}?" if close else ""
+        parser.error(f"no page {page!r}{hint} (`fakesqs docs` lists them)")
+    sys.stdout.write(known[name].read_text(encoding="utf-8"))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "serve":
         return serve(args, args.command_parser)
+    if args.command == "docs":
+        return show_docs(args.page, args.command_parser)
     parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
 
 

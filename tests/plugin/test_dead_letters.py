@@ -120,7 +120,7 @@ def test_nothing_dead_lettered_says_how_the_redrive_is_set_and_how_far_messages_
         "orders dead-letters a message to orders-dlq on the receive after its 2nd "
         "(maxReceiveCount 2); its most-received message has been received once.\n"
         "fakesqs.advance_to_next_event() makes in-flight messages visible again without waiting.\n"
-        "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
     )
 
 
@@ -134,7 +134,7 @@ def test_nothing_dead_lettered_without_any_redrive_says_how_to_declare_one(
         "No message reached a dead-letter queue for jobs during this test.\n"
         "No queue has a dead-letter queue; declare one with @pytest.mark.fakesqs(queues="
         '{"orders": {"dlq": "orders-dlq", "max_receive_count": 5}, "orders-dlq": {}}).\n'
-        "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
     )
 
 
@@ -158,7 +158,7 @@ def test_candidates_say_why_each_did_not_match(fakesqs: FakeSQS) -> None:
         '\'{"id": 1, "note": "xxxxxxxxxxxxxxxxxxxxx\'… (71 chars): body differs\n'
         "body= compares whole bodies; match= takes a regex or a callable.\n"
         "Bodies are cut to 40 characters; add -v to see them whole.\n"
-        "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
     )
 
 
@@ -179,7 +179,7 @@ def test_regex_callable_and_count_mismatches(fakesqs: FakeSQS) -> None:
         "body does not match /refund/\n"
         f"  - {second[:8]} from orders to orders-dlq after 2 receives, body '{{\"id\": 2}}': "
         "body does not match /refund/\n"
-        "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
     )
     assert failure(lambda: fakesqs.assert_dead_lettered(match=is_refund)).splitlines()[:3] == [
         "assert_dead_lettered: expected at least 1 dead letter accepted by is_refund(), found none",
@@ -195,7 +195,7 @@ def test_regex_callable_and_count_mismatches(fakesqs: FakeSQS) -> None:
         "assert_dead_lettered: expected 1 dead letter with a body matching /\\d/, found 2:\n"
         f"  - {first[:8]} from orders to orders-dlq after 2 receives, body '{{\"id\": 1}}'\n"
         f"  - {second[:8]} from orders to orders-dlq after 2 receives, body '{{\"id\": 2}}'\n"
-        "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
     )
 
 
@@ -216,7 +216,7 @@ def test_assert_no_dead_letters_shows_each_timeline(fakesqs: FakeSQS) -> None:
         "           +60s  orders-dlq: arrived from orders\n"
         "A message moves to its dead-letter queue on the receive after its "
         "maxReceiveCount-th; fakesqs.history(message_id) shows each step.\n"
-        "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
     )
 
 
@@ -320,7 +320,7 @@ def test_check_is_off_by_default(fakesqs):
             "  - * from orders to orders-dlq after 1 receive, body 'lost order'",
             "Assert on them with fakesqs.assert_dead_lettered(...), or turn the check off with "
             "@pytest.mark.fakesqs(assert_dlq_empty=False).",
-            "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md",
+            "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)",
             "*ERROR at teardown of test_partly_asserted*",
             "fakesqs: 1 dead letter was never asserted on (assert_dlq_empty is on):",
             "  - * from orders to orders-dlq after 1 receive, body 'surprise'",
@@ -362,7 +362,7 @@ def test_fake_sqs_runs_the_teardown_checks_on_a_clean_exit() -> None:
         f"'{'x' * 40}'… (41 chars)\n"
         "Assert on them with fakesqs.assert_dead_lettered(...), or turn the check off with "
         "@pytest.mark.fakesqs(assert_dlq_empty=False).\n"
-        "See the pytest-fakesqs docs: https://github.com/pytest-fakesqs/pytest-fakesqs/blob/main/docs/dead-letters.md"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
     )
     with fake_sqs(**options) as fake:
         dead_letter(fake, "seen")

@@ -231,3 +231,36 @@ def test_one_request_is_counted_in_the_singular(start: object) -> None:
     _returncode, output = served.stop()
 
     assert output == "fakesqs: stopped after 1 request\n"
+
+
+def test_docs_lists_the_pages_with_their_titles(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["docs"]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    names = [line.split()[0] for line in listing]
+    assert names == sorted(path.stem for path in (Path(__file__).parents[2] / "docs").glob("*.md"))
+    assert any(
+        line.startswith("dead-letters") and line.endswith("Dead letters") for line in listing
+    )
+
+
+def test_docs_prints_the_page_an_error_message_cites(capsys: pytest.CaptureFixture[str]) -> None:
+    from pytest_fakesqs.fake.text import ANCHORS, see
+
+    for topic, page in ANCHORS.items():
+        command = see(topic).split("`")[1].split()  # `fakesqs docs <page>`
+        assert command[:2] == ["fakesqs", "docs"]
+        assert main(command[1:]) == 0
+        shown = capsys.readouterr().out
+        assert shown == (Path(__file__).parents[2] / "docs" / page.partition("#")[0]).read_text()
+
+
+def test_docs_refuses_an_unknown_page_and_suggests_one(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["docs", "dead-leters"])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == "usage: fakesqs docs [-h] [page]"
+    assert err.splitlines()[-1] == (
+        "fakesqs docs: error: no page 'dead-leters'; did you mean dead-letters? "
+        "(`fakesqs docs` lists them)"
+    )
