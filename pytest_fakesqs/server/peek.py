@@ -17,7 +17,8 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..api import SqsError
-from ..api.errors import Err, ErrorSpec
+from ..api.error_texts import Text
+from ..api.errors import ErrorSpec
 from ..engine import Delivery, Message, Queue, State
 from ..fake.facade import FakeSQS
 from ..protocol import WireRequest, WireResponse, json10, query
@@ -82,7 +83,7 @@ def _values(request: WireRequest) -> dict[str, Any]:
 
 def _queue(fake: FakeSQS, request: WireRequest, values: dict[str, Any]) -> Queue:
     path = unquote(urlsplit(request.url).path).rstrip("/")
-    missing = SqsError(Err.QueueDoesNotExist, "The specified queue does not exist.")
+    missing = Text.QUEUE_DOES_NOT_EXIST()
     if path != PATH:  # /_aws/sqs/messages/<region>/<account>/<queue>
         parts = path[len(PATH) + 1 :].split("/")
         if len(parts) != 3 or not all(parts):
