@@ -25,6 +25,7 @@ from .directory import QueueDirectory
 from .faults import FaultInjector
 from .history import MessageLog
 from .options import Options, make_options
+from .queues_from import configured_queues
 from .records import PRIVATE, Call, DeadLetter, HistoryEvent, RefusedDelivery
 from .time_travel import advance_to_next_event
 from .trigger import Handler, Shape, TriggerDriver, TriggerReport
@@ -119,7 +120,7 @@ class FakeSQS:
                 self._env_set.append(name)
 
     def _declare_queues(self) -> None:
-        declare_queues(self.directory, self.options.queues)
+        declare_queues(self.directory, configured_queues(self.directory, self.options))
 
     # -- time ----------------------------------------------------------------------------------
 

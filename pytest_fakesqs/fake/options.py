@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -75,6 +76,18 @@ def _check_queues(value: dict[str, Any]) -> None:
         if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
             raise TypeError(f"queues[{name!r}]: max_receive_count must be an int; got {count!r}")
     creation_order(value)  # rejects a cycle of dead-letter queues
+
+
+def _check_queues_from(value: Any) -> None:
+    items = value if isinstance(value, list) else [] if value is None else [value]
+    for item in items:
+        if not isinstance(item, str | os.PathLike):
+            raise TypeError(f"queues_from must be a path or a list of paths; got {item!r}")
+
+
+def _check_queues_from_vars(value: dict[str, Any]) -> None:
+    if not all(isinstance(name, str) for name in value):
+        raise TypeError(f"queues_from_vars must map variable names to values; got {value!r}")
 
 
 def _check_probability(name: str) -> Check:
@@ -189,6 +202,21 @@ class Options:
         metadata=about(
             'accepted key pairs, as JSON: {"access key id": "secret access key"}',
             _check_credentials,
+        ),
+    )
+    queues_from: str | os.PathLike[str] | list[Any] | None = field(
+        default=None,
+        metadata=about(
+            "Terraform (.tf, .tf.json, a folder) or CloudFormation files whose queues are made "
+            "for every test; in ini, one path per line, relative to the ini file",
+            _check_queues_from,
+        ),
+    )
+    queues_from_vars: dict[str, Any] = field(
+        default_factory=dict,
+        metadata=about(
+            'Terraform variables / CloudFormation parameters for queues_from, as JSON: {"env": "ci"}',
+            _check_queues_from_vars,
         ),
     )
 

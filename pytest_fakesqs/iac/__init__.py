@@ -6,7 +6,7 @@ for `queues_from`, so a run that does not use it never loads them.
 
 from __future__ import annotations
 
-from .load import load_queues, queue_paths
+from .load import anchored, load_queues, queue_paths
 from .model import IacError, QueueAddresses
 
-__all__ = ["IacError", "QueueAddresses", "load_queues", "queue_paths"]
+__all__ = ["IacError", "QueueAddresses", "anchored", "load_queues", "queue_paths"]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -17,6 +16,7 @@ import hcl2
 from lark import Token, Tree
 from lark.exceptions import LarkError, UnexpectedInput
 
+from .hcl_functions import COMPARISONS, FUNCTIONS, OPERATORS, number
 from .model import IacError, Location
 
 Step = str | int  # `.name` or `[0]` after a reference's root
@@ -81,12 +81,8 @@ def _unescape(text: str) -> str:
     return _ESCAPE.sub(replace, text)
 
 
-def _is_noise(child: Any) -> bool:
-    return isinstance(child, Token) or child.data == "new_line_or_comment"
-
-
 def _parts(node: Tree[Token]) -> list[Tree[Token]]:
-    return [child for child in node.children if not _is_noise(child)]
+    return [c for c in node.children if isinstance(c, Tree) and c.data != "new_line_or_comment"]
 
 
 def node_line(node: Any, default: int) -> int:
@@ -192,8 +188,10 @@ class Evaluator:
         if operator in ("&&", "||"):
             return (left and right) if operator == "&&" else (left or right)
         try:
-            return _OPERATORS[operator](_number(left), _number(right)) if operator in "+-*/%" else (
-                _COMPARISONS[operator](left, right)
+            return (
+                OPERATORS[operator](number(left), number(right))
+                if operator in "+-*/%"
+                else (COMPARISONS[operator](left, right))
             )
         except (TypeError, ValueError, ZeroDivisionError) as error:
             raise IacError(f"{here.location}: cannot evaluate {here.text()}: {error}") from None
@@ -223,9 +221,7 @@ class Evaluator:
     def _join(self, pieces: list[Any], where: Expression) -> Any:
         if len(pieces) == 1 and isinstance(pieces[0], _Value):
             return pieces[0].value  # "${x}" alone is x itself, not its text
-        return "".join(
-            self.text_of(p.value, where) if isinstance(p, _Value) else p for p in pieces
-        )
+        return "".join(self.text_of(p.value, where) if isinstance(p, _Value) else p for p in pieces)
 
     def text_of(self, value: Any, where: Expression) -> str:
         if isinstance(value, bool):
@@ -309,9 +305,11 @@ class Evaluator:
     def _call(self, node: Tree[Token], here: Expression) -> Any:
         name = str(_parts(node)[0].children[0])
         arguments_node = next((c for c in _parts(node) if c.data == "arguments"), None)
-        arguments = [] if arguments_node is None else [
-            self._tree(argument, here) for argument in _parts(arguments_node)
-        ]
+        arguments = (
+            []
+            if arguments_node is None
+            else [self._tree(argument, here) for argument in _parts(arguments_node)]
+        )
         function = FUNCTIONS.get(name)
         if function is None:
             raise IacError(
@@ -371,75 +369,3 @@ def _kind(value: Any) -> str:
     if value is None:
         return "null"
     return type(value).__name__
-
-
-def _number(value: Any) -> int | float:
-    if isinstance(value, bool):
-        raise TypeError(f"{value!r} is not a number")
-    if isinstance(value, int | float):
-        return value
-    return tonumber(value)
-
-
-def tonumber(value: Any) -> int | float:
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        return value
-    text = str(value)
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
-
-
-def jsonencode(value: Any) -> str:
-    # Terraform writes objects with sorted keys and no spaces.
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
-
-
-def _merge(*maps: dict[str, Any]) -> dict[str, Any]:
-    merged: dict[str, Any] = {}
-    for item in maps:
-        merged.update(item)
-    return merged
-
-
-def _format(spec: str, *values: Any) -> str:
-    return re.sub(r"%[sdv]", "{}", spec.replace("%%", "\x00")).format(*values).replace("\x00", "%")
-
-
-FUNCTIONS: dict[str, Callable[..., Any]] = {
-    "jsonencode": jsonencode,
-    "jsondecode": json.loads,
-    "merge": _merge,
-    "concat": lambda *lists: [item for items in lists for item in items],
-    "join": lambda separator, items: separator.join(str(item) for item in items),
-    "lower": str.lower,
-    "upper": str.upper,
-    "format": _format,
-    "tostring": str,
-    "tonumber": tonumber,
-    "tobool": lambda value: value if isinstance(value, bool) else {"true": True, "false": False}[value],
-    "lookup": lambda mapping, key, *default: mapping[key] if key in mapping or not default else default[0],
-    "coalesce": lambda *values: next(value for value in values if value not in (None, "")),
-    "replace": lambda text, old, new: text.replace(old, new),
-    "trimsuffix": lambda text, suffix: text.removesuffix(suffix),
-    "trimprefix": lambda text, prefix: text.removeprefix(prefix),
-    "min": min,
-    "max": max,
-}
-
-_OPERATORS: dict[str, Callable[[Any, Any], Any]] = {
-    "+": lambda a, b: a + b,
-    "-": lambda a, b: a - b,
-    "*": lambda a, b: a * b,
-    "/": lambda a, b: a / b,
-    "%": lambda a, b: a % b,
-}
-_COMPARISONS: dict[str, Callable[[Any, Any], bool]] = {
-    "==": lambda a, b: bool(a == b),
-    "!=": lambda a, b: bool(a != b),
-    "<": lambda a, b: bool(_number(a) < _number(b)),
-    ">": lambda a, b: bool(_number(a) > _number(b)),
-    "<=": lambda a, b: bool(_number(a) <= _number(b)),
-    ">=": lambda a, b: bool(_number(a) >= _number(b)),
-}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+import json
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -24,6 +26,12 @@ def queue_paths(value: PathValue | Iterable[PathValue] | None) -> list[Path]:
     return [path for item in value for path in queue_paths(item)]
 
 
+def anchored(value: PathValue | Iterable[PathValue], base: Path) -> list[str]:
+    """The paths of an option value, the relative ones taken from `base` (ini: the ini file's
+    folder; marker: the rootdir), so a test finds its files from any working directory."""
+    return [str(path if path.is_absolute() else base / path) for path in queue_paths(value)]
+
+
 def _is_terraform(path: Path) -> bool:
     return path.name.endswith((".tf", ".tf.json"))
 
@@ -36,11 +44,46 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+# Declarations by (files and their mtimes, variables, region, account, flavor): every test of a
+# suite reads the same files, so they are parsed once while unchanged.
+_CACHE: dict[tuple[Any, ...], dict[str, dict[str, Any]]] = {}
+_CACHE_SIZE = 32
+
+
+def _stamp(path: Path) -> tuple[str, int, int]:
+    try:
+        stat = path.stat()
+    except OSError:
+        return (str(path), -1, -1)
+    return (str(path.resolve()), stat.st_mtime_ns, stat.st_size)
+
+
 def load_queues(
     paths: Iterable[Path], variables: Mapping[str, Any], addresses: QueueAddresses
 ) -> dict[str, dict[str, Any]]:
     """Read every file (a folder: its `.tf` / `.tf.json` files, one module) into the
     declaration dict the `queues` option takes."""
+    paths = list(paths)
+    files = [
+        p for path in paths for p in ([path, *sorted(path.iterdir())] if path.is_dir() else [path])
+    ]
+    key = (
+        tuple(_stamp(p) for p in files),
+        json.dumps(variables, sort_keys=True, default=repr),
+        addresses.region,
+        addresses.account_id,
+        addresses.flavor,
+    )
+    if key not in _CACHE:
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = _read(paths, variables, addresses)
+    return copy.deepcopy(_CACHE[key])
+
+
+def _read(
+    paths: list[Path], variables: Mapping[str, Any], addresses: QueueAddresses
+) -> dict[str, dict[str, Any]]:
     queues: list[DeclaredQueue] = []
     for path in paths:
         if path.is_dir():

@@ -48,7 +48,10 @@ POLICY_RESOURCES = {
     "aws_sqs_queue_redrive_policy": ("redrive_policy", "RedrivePolicy"),
     "aws_sqs_queue_redrive_allow_policy": ("redrive_allow_policy", "RedriveAllowPolicy"),
 }
-QUEUE_REFERENCE_ATTRIBUTES = {"aws_sqs_queue": ("arn", "id", "url", "name"), "yandex_message_queue": ("arn", "id", "name")}
+QUEUE_REFERENCE_ATTRIBUTES = {
+    "aws_sqs_queue": ("arn", "id", "url", "name"),
+    "yandex_message_queue": ("arn", "id", "name"),
+}
 
 
 @dataclass
@@ -61,7 +64,11 @@ class Block:
 
     @property
     def address(self) -> str:
-        return ".".join(self.labels) if self.kind == "resource" else ".".join([self.kind, *self.labels])
+        return (
+            ".".join(self.labels)
+            if self.kind == "resource"
+            else ".".join([self.kind, *self.labels])
+        )
 
 
 @dataclass
@@ -132,9 +139,7 @@ def _json_blocks(text: str, shown: str) -> list[Block]:
 
     def block(kind: str, labels: list[str], body: Mapping[str, Any]) -> Block:
         line = line_of(labels[-1]) if labels else line_of(kind)
-        attributes = {
-            key: Expression(value, source, line_of(key)) for key, value in body.items()
-        }
+        attributes = {key: Expression(value, source, line_of(key)) for key, value in body.items()}
         return Block(kind, labels, attributes, [], Location(shown, line))
 
     blocks: list[Block] = []
@@ -256,7 +261,9 @@ class TerraformReader:
                 if fifo is not None and self.evaluator.evaluate(fifo) in (True, "true"):
                     name = name if name.endswith(".fifo") else f"{name}.fifo"
             else:
-                name = self._guarded(block.address + ".name", lambda: self.evaluator.evaluate(expression))
+                name = self._guarded(
+                    block.address + ".name", lambda: self.evaluator.evaluate(expression)
+                )
                 if not isinstance(name, str):
                     raise IacError(f"{expression.location}: {block.address}: name must be a string")
             self._names[key] = name
@@ -325,7 +332,9 @@ class TerraformReader:
             expression = self.module.locals.get(name)
             if expression is None:
                 raise unresolvable(where, f"no locals block gives local.{name} a value")
-            self._locals[name] = self._guarded(f"local.{name}", lambda: self.evaluator.evaluate(expression))
+            self._locals[name] = self._guarded(
+                f"local.{name}", lambda: self.evaluator.evaluate(expression)
+            )
         return self._locals[name]
 
     def _guarded(self, address: str, evaluate: Any) -> Any:
