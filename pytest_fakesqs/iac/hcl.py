@@ -67,6 +67,12 @@ def unresolvable(where: Expression, why: str) -> IacError:
     return IacError(f"{where.location}: cannot resolve {where.text()}: {why}")
 
 
+_UNSUPPORTED = {
+    "for_tuple_expr": "for expressions",
+    "for_object_expr": "for expressions",
+    "attr_splat_expr_term": "splat expressions",
+    "full_splat_expr_term": "splat expressions",
+}
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
 
@@ -156,7 +162,7 @@ class Evaluator:
             return (not operand) if operator == "!" else -operand
         raise IacError(
             f"{here.location}: cannot evaluate {here.text()}: "
-            f"{kind.replace('_', ' ')} is not supported in queue definitions"
+            f"{_UNSUPPORTED.get(kind, kind)} are not supported in queue definitions"
         )
 
     def _object_element(self, elem: Tree[Token], where: Expression) -> tuple[str, Any]:
