@@ -13,6 +13,7 @@ from .cfn_yaml import Located, load_template
 from .model import DeclaredQueue, IacError, Location, QueueAddresses, attribute_text
 
 QUEUE = "AWS::SQS::Queue"
+TOPIC = "AWS::SNS::Topic"
 # Properties that are CreateQueue attributes of the same name (the resource's full schema
 # less QueueName and Tags, which are read apart).
 QUEUE_PROPERTIES = (
@@ -209,11 +210,16 @@ class TemplateReader:
         resource = self.resources.get(name)
         if resource is None:
             raise self.unresolvable(node, line, f"no parameter or resource {name} in the template")
+        if self._type(resource) == TOPIC and attribute in (None, "TopicArn", "TopicName"):
+            # Queue policies name the topics that may send: their ARN is known from the name.
+            topic = self.value(self._properties(name, resource).get("TopicName", name), line)
+            return topic if attribute == "TopicName" else self.topic_arn(str(topic))
         if self._type(resource) != QUEUE:
             raise self.unresolvable(
                 node,
                 line,
-                f"{name} is a {self._type(resource)}; the fake reads only {QUEUE} resources",
+                f"{name} is a {self._type(resource)}; the fake reads only {QUEUE} resources "
+                f"(and {TOPIC} ARNs)",
             )
         queue_name = self.queue_name(name)
         if attribute is None or attribute == "QueueUrl":
@@ -227,6 +233,9 @@ class TemplateReader:
             line,
             f"{QUEUE} has no attribute {attribute} (it has {', '.join(QUEUE_ATTRIBUTES)})",
         )
+
+    def topic_arn(self, topic: str) -> str:
+        return f"arn:aws:sns:{self.addresses.region}:{self.addresses.account_id}:{topic}"
 
     def _parameter(self, name: str, node: Any, line: int) -> Any:
         if name in self.variables:

@@ -306,13 +306,28 @@ class TerraformReader:
             )
         if root in QUEUE_TYPES and len(steps) >= 2:
             return apply_steps(self._queue_attribute(root, steps, where), steps[2:], where)
+        if root == "aws_sns_topic" and len(steps) == 2 and steps[1] in ("arn", "name"):
+            return self._topic(str(steps[0]), str(steps[1]), where)
         if not steps:
             raise unresolvable(where, f"{root} is not a value the fake knows")
         if root in POLICY_RESOURCES or "_" in root:
             raise unresolvable(
-                where, f"the fake reads only queue resources ({', '.join(QUEUE_TYPES)})"
+                where,
+                f"the fake reads only queue resources ({', '.join(QUEUE_TYPES)}) "
+                "and aws_sns_topic ARNs",
             )
         raise unresolvable(where, f"{root}.* is not supported in queue definitions")
+
+    def _topic(self, label: str, attribute: str, where: Expression) -> str:
+        # Queue policies name the topics that may send: their ARN is known from the name.
+        block = self.module.resources.get(("aws_sns_topic", label))
+        if block is None:
+            raise unresolvable(where, f'no aws_sns_topic "{label}" in the files read')
+        name = block.attributes.get("name")
+        topic = label if name is None else str(self.evaluator.evaluate(name))
+        if attribute == "name":
+            return topic
+        return f"arn:aws:sns:{self.addresses.region}:{self.addresses.account_id}:{topic}"
 
     def _variable(self, name: str, where: Expression) -> Any:
         if name in self.variables:

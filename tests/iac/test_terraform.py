@@ -56,7 +56,8 @@ resource "aws_sqs_queue_policy" "orders" {
         "Effect": "Allow",
         "Principal": {"Service": "sns.amazonaws.com"},
         "Action": "sqs:SendMessage",
-        "Resource": "${aws_sqs_queue.orders.arn}"
+        "Resource": "${aws_sqs_queue.orders.arn}",
+        "Condition": {"ArnEquals": {"aws:SourceArn": "${aws_sns_topic.orders.arn}"}}
       }]
     }
   POLICY
@@ -85,7 +86,8 @@ POLICY = """{
     "Effect": "Allow",
     "Principal": {"Service": "sns.amazonaws.com"},
     "Action": "sqs:SendMessage",
-    "Resource": "arn:aws:sqs:us-east-1:123456789012:shop-ci-orders"
+    "Resource": "arn:aws:sqs:us-east-1:123456789012:shop-ci-orders",
+    "Condition": {"ArnEquals": {"aws:SourceArn": "arn:aws:sns:us-east-1:123456789012:shop-ci-orders"}}
   }]
 }
 """
@@ -267,9 +269,9 @@ UNRESOLVABLE = [
     ),
     ("var.nope", 'main.tf:7: cannot resolve var.nope: no variable "nope" is declared'),
     (
-        "aws_sns_topic.alerts.arn",
-        "main.tf:7: cannot resolve aws_sns_topic.alerts.arn: the fake reads only queue "
-        "resources (aws_sqs_queue, yandex_message_queue)",
+        "aws_lambda_function.worker.arn",
+        "main.tf:7: cannot resolve aws_lambda_function.worker.arn: the fake reads only queue "
+        "resources (aws_sqs_queue, yandex_message_queue) and aws_sns_topic ARNs",
     ),
     (
         "aws_sqs_queue.missing.arn",
