@@ -95,7 +95,11 @@ class FakeSQS:
                 transport.activate(self.handler)
                 self._provide_credentials()
             self._active = True
-            self._declare_queues()
+            try:
+                self._declare_queues()
+            except BaseException:
+                self.stop()  # a declaration refused: botocore must not stay patched
+                raise
         return self
 
     def stop(self) -> None:

@@ -38,7 +38,9 @@ class Files:
         path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
         return path
 
-    def queues(self, *names: str, variables: dict[str, Any] | None = None, **where: Any) -> dict[str, Any]:
+    def queues(
+        self, *names: str, variables: dict[str, Any] | None = None, **where: Any
+    ) -> dict[str, Any]:
         return load_queues([Path(n) for n in names], variables or {}, Addresses(**where))
 
     def error(self, *names: str, variables: dict[str, Any] | None = None, **where: Any) -> str:

@@ -134,9 +134,10 @@ def test_a_sam_template_in_short_form(files: Files) -> None:
 def test_conditions_choose_values_and_parameters_defaults_apply(files: Files) -> None:
     files.write("template.yaml", SAM)
 
-    assert files.queues("template.yaml", variables={"Env": "prod"})["orders-prod"][
-        "VisibilityTimeout"
-    ] == "60"
+    assert (
+        files.queues("template.yaml", variables={"Env": "prod"})["orders-prod"]["VisibilityTimeout"]
+        == "60"
+    )
     assert "orders-dev" in files.queues("template.yaml")
 
 
@@ -172,9 +173,7 @@ CDK_SYNTH = {
             "Properties": {
                 "QueueName": "orders",
                 "RedrivePolicy": {
-                    "deadLetterTargetArn": {
-                        "Fn::GetAtt": ["OrdersDeadLetterQueue5B2E3A6C", "Arn"]
-                    },
+                    "deadLetterTargetArn": {"Fn::GetAtt": ["OrdersDeadLetterQueue5B2E3A6C", "Arn"]},
                     "maxReceiveCount": 5,
                 },
                 "VisibilityTimeout": 30,

@@ -206,8 +206,8 @@ def test_tf_json_strings_are_templates(files: Files) -> None:
                         "jobs": {
                             "name": "jobs-${var.env}",
                             "visibility_timeout_seconds": 45,
-                            "redrive_policy": '${jsonencode({deadLetterTargetArn = '
-                            'aws_sqs_queue.dlq.arn, maxReceiveCount = 3})}',
+                            "redrive_policy": "${jsonencode({deadLetterTargetArn = "
+                            "aws_sqs_queue.dlq.arn, maxReceiveCount = 3})}",
                         },
                     }
                 },
@@ -233,11 +233,15 @@ def test_escapes_and_literal_interpolations_stay_text(files: Files) -> None:
         """,
     )
 
-    assert files.queues("main.tf") == {"q": {"Policy": '{"Sid": "${not.a.reference}", "Tab": "a\tb"}'}}
+    assert files.queues("main.tf") == {
+        "q": {"Policy": '{"Sid": "${not.a.reference}", "Tab": "a\tb"}'}
+    }
 
 
 def test_the_region_argument_must_be_the_fakes(files: Files) -> None:
-    files.write('main.tf', 'resource "aws_sqs_queue" "q" {\n  name   = "q"\n  region = "eu-west-1"\n}\n')
+    files.write(
+        "main.tf", 'resource "aws_sqs_queue" "q" {\n  name   = "q"\n  region = "eu-west-1"\n}\n'
+    )
 
     assert files.queues("main.tf", region="eu-west-1") == {"q": {}}
     assert files.error("main.tf") == (
@@ -284,7 +288,7 @@ UNRESOLVABLE = [
         "owner the fake knows (arn, id, url, name or an argument set in the file)",
     ),
     (
-        "cidrhost(\"10.0.0.0/8\", 1)",
+        'cidrhost("10.0.0.0/8", 1)',
         'main.tf:7: cannot evaluate cidrhost("10.0.0.0/8", 1): function cidrhost is not '
         "supported; the fake knows coalesce, concat, format, join, jsondecode, jsonencode, "
         "lookup, lower, max, merge, min, replace, tobool, tonumber, tostring, trimprefix, "
@@ -370,7 +374,9 @@ REFUSED = [
 ]
 
 
-@pytest.mark.parametrize(("body", "message"), REFUSED, ids=[m.split(": ", 2)[-1][:30] for _, m in REFUSED])
+@pytest.mark.parametrize(
+    ("body", "message"), REFUSED, ids=[m.split(": ", 2)[-1][:30] for _, m in REFUSED]
+)
 def test_what_the_fake_refuses_says_why(files: Files, body: str, message: str) -> None:
     files.write("main.tf", f'resource "aws_sqs_queue" "jobs" {{\n  {body}\n}}\n')
 
