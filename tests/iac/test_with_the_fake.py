@@ -118,7 +118,7 @@ def test_a_value_the_api_refuses_is_refused_as_for_queues(files: Files) -> None:
     path = files.write("main.tf", 'resource "aws_sqs_queue" "jobs" {\n  delay_seconds = 9000\n}\n')
 
     with (
-        pytest.raises(ValueError, match="cannot create queue 'jobs': .*DelaySeconds"),
+        pytest.raises(ValueError, match=r"cannot create queue 'jobs': .*DelaySeconds"),
         fake_sqs(queues_from=path),
     ):
         pass
