@@ -36,6 +36,19 @@ def _is_terraform(path: Path) -> bool:
     return path.name.endswith((".tf", ".tf.json"))
 
 
+def _is_tfvars(path: Path) -> bool:
+    return path.name.endswith((".tfvars", ".tfvars.json"))
+
+
+def _auto_tfvars(folder: Path) -> list[Path]:
+    """The variable files Terraform loads by itself from a module's folder, in its order."""
+    auto = sorted(
+        p for p in folder.iterdir() if p.name.endswith((".auto.tfvars", ".auto.tfvars.json"))
+    )
+    first = [folder / name for name in ("terraform.tfvars", "terraform.tfvars.json")]
+    return [p for p in first if p.is_file()] + auto
+
+
 def _shown(path: Path) -> str:
     # Errors name files as the user wrote them when they are under the working directory.
     try:
@@ -86,28 +99,42 @@ def _read(
 ) -> dict[str, dict[str, Any]]:
     queues: list[DeclaredQueue] = []
     for path in paths:
+        if not path.exists():
+            raise IacError(f"queues_from: {_shown(path)} does not exist")
+    # A .tfvars file named in queues_from sets variables for every Terraform file read, as
+    # `terraform apply -var-file` does; queues_from_vars still wins.
+    var_files = [p for p in paths if not p.is_dir() and _is_tfvars(p)]
+    for path in paths:
         if path.is_dir():
             files = sorted(p for p in path.iterdir() if p.is_file() and _is_terraform(p))
             if not files:
                 raise IacError(f"{_shown(path)}: no .tf or .tf.json files in this folder")
-            queues += _terraform([(p, _shown(p)) for p in files], variables, addresses)
-        elif not path.exists():
-            raise IacError(f"queues_from: {_shown(path)} does not exist")
+            queues += _terraform(files, [*_auto_tfvars(path), *var_files], variables, addresses)
+        elif _is_tfvars(path):
+            continue
         elif _is_terraform(path):
-            queues += _terraform([(path, _shown(path))], variables, addresses)
+            queues += _terraform([path], var_files, variables, addresses)
         else:
             queues += _cloudformation(path, _shown(path), variables, addresses)
     return declarations(queues, addresses)
 
 
 def _terraform(
-    files: list[tuple[Path, str]], variables: Mapping[str, Any], addresses: QueueAddresses
+    files: list[Path],
+    var_files: list[Path],
+    variables: Mapping[str, Any],
+    addresses: QueueAddresses,
 ) -> list[DeclaredQueue]:
     try:
         from .terraform import read_terraform
+        from .tf_files import read_tfvars
     except ImportError as error:
         raise IacError(f"{EXTRA_HINT} ({error.name} is missing)") from None
-    return read_terraform(files, variables, addresses)
+    values: dict[str, Any] = {}
+    for path in var_files:
+        values.update(read_tfvars(path, _shown(path)))
+    values.update(variables)
+    return read_terraform([(p, _shown(p)) for p in files], values, addresses)
 
 
 def _cloudformation(

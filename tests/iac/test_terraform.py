@@ -395,3 +395,38 @@ def test_a_queue_declared_twice_names_both_places(files: Files) -> None:
 
 def test_a_missing_path_is_named(files: Files) -> None:
     assert files.error("infra/nope.tf") == "queues_from: infra/nope.tf does not exist"
+
+
+def test_tfvars_files_set_variables_as_terraform_loads_them(files: Files) -> None:
+    files.write(
+        "infra/main.tf",
+        """
+        variable "env" {}
+        variable "retries" {
+          type = number
+        }
+
+        resource "aws_sqs_queue" "dlq" {
+          name = "jobs-${var.env}-dlq"
+        }
+
+        resource "aws_sqs_queue" "jobs" {
+          name = "jobs-${var.env}"
+          redrive_policy = jsonencode({
+            deadLetterTargetArn = aws_sqs_queue.dlq.arn
+            maxReceiveCount     = var.retries + 1
+          })
+        }
+        """,
+    )
+    files.write("infra/terraform.tfvars", 'env     = "dev"\nretries = 2\n')
+    files.write("infra/zz.auto.tfvars", 'env = "auto"\n')
+    files.write("prod.tfvars", 'env = "prod"\n')
+
+    assert set(files.queues("infra")) == {"jobs-auto", "jobs-auto-dlq"}
+    assert files.queues("infra", "prod.tfvars")["jobs-prod"]["max_receive_count"] == 3
+    from_text = files.queues("infra", variables={"env": "ci", "retries": "4"})
+    assert from_text["jobs-ci"]["max_receive_count"] == 5  # "4" as the number it is declared
+    assert files.error("infra", variables={"retries": "many"}) == (
+        "infra/main.tf:3: variable retries is a number; got 'many'"
+    )
