@@ -53,6 +53,7 @@ class TemplateReader:
         self.conditions: dict[str, Any] = template.get("Conditions") or {}
         self.mappings: dict[str, Any] = template.get("Mappings") or {}
         self._condition_values: dict[str, bool] = {}
+        self._naming: list[str] = []  # the queues whose QueueName is being evaluated
 
     def location(self, value: Any, fallback: int) -> Location:
         return Location(self.shown, getattr(value, "line", fallback))
@@ -112,7 +113,15 @@ class TemplateReader:
         resource = self.resources[logical_id]
         properties = self._properties(logical_id, resource)
         if "QueueName" in properties:
-            name = self.value(properties["QueueName"], properties.key_lines.get("QueueName", 1))
+            line = properties.key_lines.get("QueueName", 1)
+            if logical_id in self._naming:
+                cycle = " -> ".join([*self._naming[self._naming.index(logical_id) :], logical_id])
+                raise IacError(f"{self.shown}:{line}: QueueNames form a cycle: {cycle}")
+            self._naming.append(logical_id)
+            try:
+                name = self.value(properties["QueueName"], line)
+            finally:
+                self._naming.pop()
             if not isinstance(name, str):
                 raise IacError(
                     f"{self.location(resource, 1)}: {logical_id}: QueueName must be a string"
@@ -197,6 +206,8 @@ class TemplateReader:
         return self._named(str(name), None, node, line)
 
     def _get_att(self, argument: Any, node: Any, line: int) -> Any:
+        if isinstance(argument, str):
+            argument = argument.split(".", 1)  # `Fn::GetAtt: Queue.Arn`, as YAML allows
         if not (isinstance(argument, list) and len(argument) == 2):
             raise self.unresolvable(node, line, "Fn::GetAtt takes [LogicalId, Attribute]")
         return self._named(str(argument[0]), str(self.value(argument[1], line)), node, line)

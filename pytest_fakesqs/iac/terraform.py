@@ -158,9 +158,7 @@ class TerraformReader:
                 if fifo is not None and self.evaluator.evaluate(fifo) in (True, "true"):
                     name = name if name.endswith(".fifo") else f"{name}.fifo"
             else:
-                name = self._guarded(
-                    block.address + ".name", lambda: self.evaluator.evaluate(expression)
-                )
+                name = self._guarded(block.address + ".name", expression)
                 if not isinstance(name, str):
                     raise IacError(f"{expression.location}: {block.address}: name must be a string")
             self._names[key] = name
@@ -244,18 +242,17 @@ class TerraformReader:
             expression = self.module.locals.get(name)
             if expression is None:
                 raise unresolvable(where, f"no locals block gives local.{name} a value")
-            self._locals[name] = self._guarded(
-                f"local.{name}", lambda: self.evaluator.evaluate(expression)
-            )
+            self._locals[name] = self._guarded(f"local.{name}", expression)
         return self._locals[name]
 
-    def _guarded(self, address: str, evaluate: Any) -> Any:
+    def _guarded(self, address: str, expression: Expression) -> Any:
+        """`expression`'s value, refusing one that needs itself (a name built from its own)."""
         if address in self._evaluating:
             cycle = " -> ".join([*self._evaluating[self._evaluating.index(address) :], address])
-            raise IacError(f"references form a cycle: {cycle}")
+            raise IacError(f"{expression.location}: references form a cycle: {cycle}")
         self._evaluating.append(address)
         try:
-            return evaluate()
+            return self.evaluator.evaluate(expression)
         finally:
             self._evaluating.pop()
 

@@ -352,3 +352,23 @@ def test_a_file_that_is_not_a_template_says_so(files: Files) -> None:
     assert files.error("broken.yaml") == (
         "broken.yaml:3: not a valid template (expected the node content, but found '<stream end>')"
     )
+
+
+def test_queue_names_built_from_each_other_are_a_cycle(files: Files) -> None:
+    files.write(
+        "template.yaml",
+        """
+        Resources:
+          A:
+            Type: AWS::SQS::Queue
+            Properties:
+              QueueName: !Sub "${B.QueueName}-a"
+          B:
+            Type: AWS::SQS::Queue
+            Properties:
+              QueueName:
+                Fn::Join: ["", [{"Fn::GetAtt": "A.QueueName"}, "-b"]]
+        """,
+    )
+
+    assert files.error("template.yaml") == "template.yaml:5: QueueNames form a cycle: A -> B -> A"

@@ -430,3 +430,22 @@ def test_tfvars_files_set_variables_as_terraform_loads_them(files: Files) -> Non
     assert files.error("infra", variables={"retries": "many"}) == (
         "infra/main.tf:3: variable retries is a number; got 'many'"
     )
+
+
+def test_names_built_from_each_other_are_a_cycle(files: Files) -> None:
+    files.write(
+        "main.tf",
+        """
+        resource "aws_sqs_queue" "a" {
+          name = "${aws_sqs_queue.b.name}-a"
+        }
+        resource "aws_sqs_queue" "b" {
+          name = "${aws_sqs_queue.a.name}-b"
+        }
+        """,
+    )
+
+    assert files.error("main.tf") == (
+        "main.tf:2: references form a cycle: "
+        "aws_sqs_queue.a.name -> aws_sqs_queue.b.name -> aws_sqs_queue.a.name"
+    )
