@@ -44,7 +44,8 @@ def read_ini(config: pytest.Config) -> dict[str, Any]:
         try:
             values[name] = parse_ini(name, text)
             if name == "queues_from":
-                values[name] = _anchored(values[name], config.inipath.parent if config.inipath else config.rootpath)
+                base = config.inipath.parent if config.inipath else config.rootpath
+                values[name] = _anchored(values[name], base)
             make_options(**{name: values[name]})
         except (TypeError, ValueError) as error:
             raise pytest.UsageError(f"ini option {key}: {error}") from None
