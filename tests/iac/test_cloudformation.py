@@ -372,3 +372,53 @@ def test_queue_names_built_from_each_other_are_a_cycle(files: Files) -> None:
     )
 
     assert files.error("template.yaml") == "template.yaml:5: QueueNames form a cycle: A -> B -> A"
+
+
+def test_mappings_select_split_novalue_and_an_inline_policy(files: Files) -> None:
+    files.write(
+        "template.json",
+        json.dumps(
+            {
+                "Parameters": {"Stage": {"Type": "String", "Default": "prod"}},
+                "Mappings": {"Timeouts": {"prod": {"Visibility": 120}, "dev": {"Visibility": 5}}},
+                "Resources": {
+                    "Jobs": {
+                        "Type": "AWS::SQS::Queue",
+                        "Properties": {
+                            "QueueName": {
+                                "Fn::Select": [0, {"Fn::Split": [".", "jobs.example.com"]}]
+                            },
+                            "VisibilityTimeout": {
+                                "Fn::FindInMap": ["Timeouts", {"Ref": "Stage"}, "Visibility"]
+                            },
+                            "DelaySeconds": {"Ref": "AWS::NoValue"},
+                        },
+                    },
+                    "JobsPolicy": {
+                        "Type": "AWS::SQS::QueueInlinePolicy",
+                        "Properties": {
+                            "Queue": {"Fn::GetAtt": ["Jobs", "QueueUrl"]},
+                            "PolicyDocument": {
+                                "Statement": [
+                                    {
+                                        "Effect": "Deny",
+                                        "Principal": "*",
+                                        "Action": "sqs:*",
+                                        "Resource": {"Fn::GetAtt": ["Jobs", "Arn"]},
+                                    }
+                                ]
+                            },
+                        },
+                    },
+                },
+            }
+        ),
+    )
+
+    assert files.queues("template.json") == {
+        "jobs": {
+            "VisibilityTimeout": "120",
+            "Policy": '{"Statement":[{"Effect":"Deny","Principal":"*","Action":"sqs:*",'
+            '"Resource":"arn:aws:sqs:us-east-1:123456789012:jobs"}]}',
+        }
+    }
