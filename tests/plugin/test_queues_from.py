@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import textwrap
+
 import pytest
 
 QUEUES_TF = """
@@ -40,17 +42,22 @@ def test_each_test_gets_them_fresh(fakesqs):
 """
 
 
+def write(pytester: pytest.Pytester, path: str, text: str) -> None:
+    # By hand, so the folders exist whichever pytest version (7.4 in make test-oldest) runs this.
+    target = pytester.path / path
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(textwrap.dedent(text))
+
+
 def test_the_marker_reads_paths_from_the_rootdir(pytester: pytest.Pytester) -> None:
-    pytester.makefile(".tf", **{"infra/queues": QUEUES_TF})
+    write(pytester, "infra/queues.tf", QUEUES_TF)
     pytester.makeini("[pytest]\n")
-    pytester.makepyfile(
-        **{
-            "tests/test_jobs": (
-                "import pytest\n"
-                'pytestmark = pytest.mark.fakesqs(queues_from="infra/queues.tf", '
-                'queues_from_vars={"env": "ci"})\n' + CHECKS.format(env="ci")
-            )
-        }
+    write(
+        pytester,
+        "tests/test_jobs.py",
+        "import pytest\n"
+        'pytestmark = pytest.mark.fakesqs(queues_from="infra/queues.tf", '
+        'queues_from_vars={"env": "ci"})\n' + CHECKS.format(env="ci"),
     )
 
     pytester.runpytest("tests").assert_outcomes(passed=2)
@@ -59,11 +66,8 @@ def test_the_marker_reads_paths_from_the_rootdir(pytester: pytest.Pytester) -> N
 def test_ini_paths_are_relative_to_the_ini_file(
     pytester: pytest.Pytester, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    pytester.makefile(".tf", **{"infra/queues": QUEUES_TF})
-    pytester.makefile(
-        ".yaml",
-        **{"infra/extra": "Resources:\n  Audit:\n    Type: AWS::SQS::Queue\n"},
-    )
+    write(pytester, "infra/queues.tf", QUEUES_TF)
+    write(pytester, "infra/extra.yaml", "Resources:\n  Audit:\n    Type: AWS::SQS::Queue\n")
     pytester.makeini(
         """
         [pytest]
@@ -73,7 +77,7 @@ def test_ini_paths_are_relative_to_the_ini_file(
         fakesqs_queues_from_vars = {"env": "staging"}
         """
     )
-    pytester.makepyfile(**{"tests/test_jobs": CHECKS.format(env="staging")})
+    write(pytester, "tests/test_jobs.py", CHECKS.format(env="staging"))
     monkeypatch.chdir(pytester.path / "tests")  # run from a subfolder: the ini still anchors
 
     result = pytester.runpytest()
