@@ -158,8 +158,14 @@ class Evaluator:
         if kind == "binary_op":
             return self._binary(node, where, here)
         if kind == "unary_op":
-            operator, operand = str(node.children[0]), self._tree(node.children[1], where)  # type: ignore[arg-type]
-            return (not operand) if operator == "!" else -operand
+            (operand_node,) = _parts(node)
+            operand = self._tree(operand_node, where)
+            if str(node.children[0]) == "!":
+                return not operand
+            try:
+                return -number(operand)
+            except (TypeError, ValueError) as error:
+                raise IacError(f"{here.location}: cannot evaluate {here.text()}: {error}") from None
         raise IacError(
             f"{here.location}: cannot evaluate {here.text()}: "
             f"{_UNSUPPORTED.get(kind, kind)} are not supported in queue definitions"
@@ -196,7 +202,7 @@ class Evaluator:
         try:
             return (
                 OPERATORS[operator](number(left), number(right))
-                if operator in "+-*/%"
+                if operator in OPERATORS
                 else (COMPARISONS[operator](left, right))
             )
         except (TypeError, ValueError, ZeroDivisionError) as error:
