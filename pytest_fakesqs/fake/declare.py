@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from .directory import QueueDirectory
 
 # Keys of a declared queue that are not CreateQueue attributes.
-QUEUE_SHORTHANDS = ("dlq", "max_receive_count")
+QUEUE_SHORTHANDS = ("dlq", "max_receive_count", "tags")
 
 
 def creation_order(queues: Mapping[str, Mapping[str, Any]]) -> list[str]:
@@ -48,4 +48,9 @@ def declare_queues(directory: QueueDirectory, queues: Mapping[str, Mapping[str, 
             attributes["RedrivePolicy"] = json.dumps(
                 {"deadLetterTargetArn": arn, "maxReceiveCount": spec["max_receive_count"]}
             )
-        directory.create(name, **attributes)
+        url = directory.create(name, **attributes)
+        tags = spec.get("tags")
+        if tags:
+            directory.service.call(
+                "TagQueue", {"QueueUrl": url, "Tags": dict(tags)}, directory.context()
+            )

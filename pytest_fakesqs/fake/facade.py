@@ -25,6 +25,7 @@ from .directory import QueueDirectory
 from .faults import FaultInjector
 from .history import MessageLog
 from .options import Options, make_options
+from .queues_from import configured_queues
 from .records import PRIVATE, Call, DeadLetter, HistoryEvent, RefusedDelivery
 from .time_travel import advance_to_next_event
 from .trigger import Handler, Shape, TriggerDriver, TriggerReport
@@ -94,7 +95,11 @@ class FakeSQS:
                 transport.activate(self.handler)
                 self._provide_credentials()
             self._active = True
-            self._declare_queues()
+            try:
+                self._declare_queues()
+            except BaseException:
+                self.stop()  # a declaration refused: botocore must not stay patched
+                raise
         return self
 
     def stop(self) -> None:
@@ -119,7 +124,7 @@ class FakeSQS:
                 self._env_set.append(name)
 
     def _declare_queues(self) -> None:
-        declare_queues(self.directory, self.options.queues)
+        declare_queues(self.directory, configured_queues(self.directory, self.options))
 
     # -- time ----------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import types
 import typing
 from collections.abc import Callable, Mapping
@@ -75,6 +76,13 @@ def _check_queues(value: dict[str, Any]) -> None:
         if count is not None and (isinstance(count, bool) or not isinstance(count, int)):
             raise TypeError(f"queues[{name!r}]: max_receive_count must be an int; got {count!r}")
     creation_order(value)  # rejects a cycle of dead-letter queues
+
+
+def _check_queues_from(value: Any) -> None:
+    items = value if isinstance(value, list) else [] if value is None else [value]
+    for item in items:
+        if not isinstance(item, str | os.PathLike):
+            raise TypeError(f"queues_from must be a path or a list of paths; got {item!r}")
 
 
 def _check_probability(name: str) -> Check:
@@ -190,6 +198,13 @@ class Options:
             'accepted key pairs, as JSON: {"access key id": "secret access key"}',
             _check_credentials,
         ),
+    )
+    queues_from: str | os.PathLike[str] | list[Any] | None = field(
+        default=None,
+        metadata=about("Terraform / CloudFormation files (ini: a path a line)", _check_queues_from),
+    )
+    queues_from_vars: dict[str, Any] = field(
+        default_factory=dict, metadata=about('variables for queues_from, as JSON: {"env": "ci"}')
     )
 
     accounts: dict[str, str] = field(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -42,6 +43,9 @@ def read_ini(config: pytest.Config) -> dict[str, Any]:
             continue
         try:
             values[name] = parse_ini(name, text)
+            if name == "queues_from":
+                base = config.inipath.parent if config.inipath else config.rootpath
+                values[name] = _anchored(values[name], base)
             make_options(**{name: values[name]})
         except (TypeError, ValueError) as error:
             raise pytest.UsageError(f"ini option {key}: {error}") from None
@@ -63,7 +67,20 @@ def marker_values(item: pytest.Item) -> dict[str, Any]:
 
 
 def options_for(item: pytest.Item, ini_values: dict[str, Any]) -> Options:
-    return make_options(**{**ini_values, **marker_values(item)})
+    from_marker = marker_values(item)
+    if from_marker.get("queues_from") is not None:
+        from_marker["queues_from"] = _anchored(from_marker["queues_from"], item.config.rootpath)
+    return make_options(**{**ini_values, **from_marker})
+
+
+def _anchored(value: Any, base: Path) -> Any:
+    """queues_from's relative paths, taken from `base` (the ini file's folder, the rootdir)."""
+    from ..iac.load import anchored  # no parser: iac.load imports its readers lazily
+
+    try:
+        return anchored(value, base)
+    except TypeError:
+        return value  # not paths: the option's own check says so
 
 
 # Always named in the header; any other option only when it differs from its default.

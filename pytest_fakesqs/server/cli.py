@@ -52,6 +52,21 @@ def build_parser() -> argparse.ArgumentParser:
         help='JSON declaring queues, e.g. {"orders": {"VisibilityTimeout": "30"}}',
     )
     serve.add_argument(
+        "--queues-from",
+        action="append",
+        default=[],
+        metavar="PATH",
+        help="Terraform (.tf, .tf.json, a folder) or CloudFormation file declaring queues "
+        "(repeatable; needs the iac extra)",
+    )
+    serve.add_argument(
+        "--queues-from-var",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a Terraform variable / CloudFormation parameter for --queues-from (repeatable)",
+    )
+    serve.add_argument(
         "--clock",
         choices=("real", "frozen"),
         default="real",
@@ -167,8 +182,16 @@ def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Fake
         if not sep or not access_key or not account_id:
             parser.error(f"--account must be ACCESS_KEY:ACCOUNT_ID; got {pair!r}")
         accounts[access_key] = account_id
+    variables: dict[str, str] = {}
+    for pair in args.queues_from_var:
+        name, sep, value = pair.partition("=")
+        if not sep or not name:
+            parser.error(f"--queues-from-var must be NAME=VALUE; got {pair!r}")
+        variables[name] = value
     try:
         options = make_options(
+            queues_from=args.queues_from or None,
+            queues_from_vars=variables,
             clock=args.clock,
             region=args.region,
             account_id=args.account_id,

@@ -1,0 +1,1 @@
+"""The chat service of examples/chat, its queues declared by the Terraform production applies."""
