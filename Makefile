@@ -20,8 +20,9 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff check pytest_fakesqs tests examples benchmarks
 	$(BIN)/mypy
 
+# Two workers: the suite is independent per test (xdist), and CI's machine has two cores.
 test: lint
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n 2
 
 test-xdist: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -n 2
