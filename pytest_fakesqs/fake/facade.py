@@ -90,6 +90,7 @@ class FakeSQS:
         """Declare the configured queues and, unless `in_process=False` (a fake served only over
         HTTP), serve this process's botocore clients."""
         if not self._active:
+            self.clock.claim()  # frozen: this thread's long polls jump at once, others' wait
             if in_process:
                 transport.activate(self.handler)
                 self._provide_credentials()
