@@ -106,6 +106,16 @@ class FakeSQS:
                 os.environ.pop(name, None)
             self._env_set.clear()
 
+    def renew(self, options: Options | None = None) -> None:
+        """Forget every queue, message and call, as moto's reset does: a fresh engine and clock
+        in this same object (with `options`, if given), serving again if it was."""
+        serving, verbose = self._active, self.verbose
+        self.stop()
+        FakeSQS.__init__(self, options or self.options, _token=_PRIVATE)
+        self.verbose = verbose
+        if serving:
+            self.start()
+
     def _provide_credentials(self) -> None:
         # Code under test often relies on ambient credentials; botocore signs before it sends,
         # so without any it fails before the fake is reached. Real ones are never replaced.
