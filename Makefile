@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot
+.PHONY: examples test lint venv test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -103,3 +103,17 @@ test-browser: $(VENV)/.installed $(CHROMIUM)
 docs-screenshot: $(VENV)/.installed $(CHROMIUM)
 	FAKESQS_REQUIRE_BROWSER=1 FAKESQS_CHROMIUM=$(CHROMIUM) FAKESQS_DOCS_SCREENSHOT=docs/pictures-dashboard.png \
 		$(BIN)/python -m pytest -q -p no:randomly tests/browser -k dashboard_renders
+
+# Third-party projects' own SQS suites (sdists from PyPI, unchanged; pinned in .ci/third_party.py)
+# under moto, then through the moto drop-in: both pass counts printed, fewer under the fake than
+# documented fails. The suites' own test dependencies go in a venv of their own.
+THIRD_PARTY_VENV ?= .venv-third-party
+THIRD_PARTY_DEPS := pytest 'structlog>=24.1' 'newrelic>=9' 'sentry-sdk>=2' 'opentelemetry-api>=1.20'
+
+$(THIRD_PARTY_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(THIRD_PARTY_VENV)
+	$(THIRD_PARTY_VENV)/bin/python -m pip install -q -e '.[moto]' $(THIRD_PARTY_DEPS)
+	touch $@
+
+test-third-party: $(THIRD_PARTY_VENV)/.installed
+	$(THIRD_PARTY_VENV)/bin/python .ci/third_party.py

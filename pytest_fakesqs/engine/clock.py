@@ -2,19 +2,42 @@
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-ClockMode = Literal["frozen", "autojump", "real", "system"]
-CLOCK_MODES: tuple[ClockMode, ...] = ("frozen", "autojump", "real", "system")
+ClockMode = Literal["frozen", "frozen-instant", "autojump", "real", "system"]
+CLOCK_MODES: tuple[ClockMode, ...] = ("frozen", "frozen-instant", "autojump", "real", "system")
+VIRTUAL_MODES: tuple[ClockMode, ...] = ("frozen", "frozen-instant", "autojump")
 
 # A fixed, recognisable default start so frozen tests are reproducible.
 DEFAULT_START = datetime(2024, 1, 1, tzinfo=UTC)
 DEFAULT_AUTOJUMP_THRESHOLD = 0.05
 # How long a system-clock long poll waits in real time before checking whether time moves at all.
 SYSTEM_WAIT_SLICE = 0.05
+
+# A thread serving a call for another (aiobotocore's offloaded long poll) counts as that one.
+_serving_for = threading.local()
+
+
+@contextlib.contextmanager
+def serving_for(thread_id: int) -> Iterator[None]:
+    """Long polls made in this block count as made by the thread `thread_id`."""
+    previous = getattr(_serving_for, "thread_id", None)
+    _serving_for.thread_id = thread_id
+    try:
+        yield
+    finally:
+        _serving_for.thread_id = previous
+
+
+def calling_thread() -> int:
+    """The thread a long poll counts as coming from."""
+    thread_id: int | None = getattr(_serving_for, "thread_id", None)
+    return threading.get_ident() if thread_id is None else thread_id
 
 
 def to_seconds(amount: float | timedelta) -> float:
@@ -47,10 +70,16 @@ def to_epoch(start: datetime | str | float | None) -> float | None:
 class Clock:
     """Time for the engine. `now()` is epoch seconds; `advance()` only ever moves forward.
 
-    frozen   - stands still until moved; an empty long poll jumps to its next deadline.
-    autojump - like frozen, but a long poll first waits a short real threshold for other threads.
-    real     - wall clock (plus any advance); long polls block and wake on send.
-    system   - reads time.time() at every call, so freezegun / time-machine steer it.
+    frozen         - stands still until moved. An empty long poll from the owner thread (the
+                     one that started the fake) jumps to its next deadline at once; from any
+                     other thread it first waits like autojump, so a background consumer cannot
+                     race time ahead while the test's own thread is busy elsewhere.
+    frozen-instant - frozen as it was before that rule: every empty long poll, from any thread,
+                     jumps at once.
+    autojump       - like frozen, but every long poll first waits a short real threshold for
+                     other threads.
+    real           - wall clock (plus any advance); long polls block and wake on send.
+    system         - reads time.time() at every call, so freezegun / time-machine steer it.
     """
 
     def __init__(
@@ -64,17 +93,29 @@ class Clock:
             raise ValueError(f"clock must be one of {', '.join(CLOCK_MODES)}; got {mode!r}")
         self.mode: ClockMode = mode
         # Read on every clock reading: a plain attribute, not a property (the mode never changes).
-        self.is_virtual = mode in ("frozen", "autojump")
+        self.is_virtual = mode in VIRTUAL_MODES
         self.autojump_threshold = autojump_threshold
+        # frozen: this thread's long polls jump at once, every other thread's wait first.
+        self.owner_thread = threading.get_ident()
         self._lock = threading.Lock()
         start_epoch = to_epoch(start)
-        if mode in ("frozen", "autojump"):
+        if self.is_virtual:
             self._now = start_epoch if start_epoch is not None else DEFAULT_START.timestamp()
             self._offset = 0.0
         else:
             self._now = 0.0
             # A start on a wall clock shifts it, so the test still sees the moment it asked for.
             self._offset = 0.0 if start_epoch is None else start_epoch - time.time()
+
+    def claim(self) -> None:
+        """Make the calling thread the owner: its long polls on a frozen clock jump at once."""
+        self.owner_thread = threading.get_ident()
+
+    def waits_before_jumping(self) -> bool:
+        """Whether a long poll made now first waits the threshold for other threads."""
+        if self.mode == "autojump":
+            return True
+        return self.mode == "frozen" and calling_thread() != self.owner_thread
 
     def now(self) -> float:
         if self.is_virtual:
@@ -116,7 +157,11 @@ class Clock:
         Returns False when the poll should give up (its deadline passed and time cannot move).
         """
         target = deadline if next_event is None else min(deadline, next_event)
-        if self.mode == "autojump" and condition.wait(self.autojump_threshold):
+        if (
+            self.is_virtual
+            and self.waits_before_jumping()
+            and condition.wait(self.autojump_threshold)
+        ):
             return True  # woken by a send in another thread
         if self.is_virtual:
             with self._lock:

@@ -91,6 +91,7 @@ class FakeSQS:
         """Declare the configured queues and, unless `in_process=False` (a fake served only over
         HTTP), serve this process's botocore clients."""
         if not self._active:
+            self.clock.claim()  # frozen: this thread's long polls jump at once, others' wait
             if in_process:
                 transport.activate(self.handler)
                 self._provide_credentials()
@@ -109,6 +110,16 @@ class FakeSQS:
             for name in self._env_set:
                 os.environ.pop(name, None)
             self._env_set.clear()
+
+    def renew(self, options: Options | None = None) -> None:
+        """Forget every queue, message and call, as moto's reset does: a fresh engine and clock
+        in this same object (with `options`, if given), serving again if it was."""
+        serving, verbose = self._active, self.verbose
+        self.stop()
+        FakeSQS.__init__(self, options or self.options, _token=_PRIVATE)
+        self.verbose = verbose
+        if serving:
+            self.start()
 
     def _provide_credentials(self) -> None:
         # Code under test often relies on ambient credentials; botocore signs before it sends,

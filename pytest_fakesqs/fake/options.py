@@ -121,7 +121,11 @@ class Options:
     """Every option of the fake; the marker's kwargs are exactly this signature."""
 
     clock: ClockMode = field(
-        default="frozen", metadata=about("frozen | autojump | real | system: how time moves")
+        default="frozen",
+        metadata=about(
+            "frozen | frozen-instant | autojump | real | system: how time moves (frozen: the "
+            "test's thread jumps at once, other threads wait autojump_threshold first)"
+        ),
     )
     start: datetime | str | float | None = field(
         default=None,
@@ -149,7 +153,8 @@ class Options:
     autojump_threshold: float = field(
         default=DEFAULT_AUTOJUMP_THRESHOLD,
         metadata=about(
-            "real seconds an autojump long poll waits for other threads before time jumps",
+            "real seconds a long poll waits for other threads before time jumps (autojump; "
+            "frozen, in threads other than the test's)",
             _check_not_negative("autojump_threshold"),
         ),
     )

@@ -22,6 +22,7 @@ from ..contract.setup import (
 )
 from ..fake.options import make_options
 from .config import add_ini_options, header, marker_line, options_for, read_ini
+from .moto import add_moto_options, configure_moto, moto_dropin
 from .pages import add_html_options, write_page
 from .seeding import configure_seed, seed_for_test, session_seed, show_seed
 
@@ -51,6 +52,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     from .guard import add_guard_options
 
     add_guard_options(parser, group)
+    add_moto_options(parser, group)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
@@ -73,6 +75,7 @@ def pytest_configure(config: pytest.Config) -> None:
     from .guard import configure_guard
 
     configure_guard(config)
+    configure_moto(config, config.stash[ini_values_key])
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -127,7 +130,8 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
 
     if options.seed is None:
         options.seed = seed_for_test(request.config, request.node.nodeid)
-    fake = new_fake(options)
+    dropin = moto_dropin(request.config)  # the drop-in's fake: the one moto's mock uses
+    fake = new_fake(options) if dropin is None else dropin.hold(request.node)
     fake.verbose = request.config.getoption("verbose") > 0
     request.node.stash[active_fake_key] = fake
     try:
@@ -142,7 +146,10 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
         if problems:
             pytest.fail("\n\n".join(problems), pytrace=False)
     finally:
-        fake.stop()
+        if dropin is None:
+            fake.stop()
+        else:
+            dropin.release()
         del request.node.stash[active_fake_key]
 
 

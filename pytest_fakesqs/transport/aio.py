@@ -4,6 +4,9 @@
 own response type, whose body is read with `await`. A ReceiveMessage (the only call that can
 wait) runs in a thread of its own, so a long poll blocks that thread, never the event loop, and
 any number of concurrent polls never starve a shared pool; every other call is answered inline.
+Under asyncio (aiobotocore's aiohttp backend) that thread answers through the loop; under trio
+(its httpx backend) or any other anyio backend, anyio's thread offloading carries it. The thread
+polls on behalf of the event loop's thread, so the clock's thread rule treats it as that one.
 Imported only when aiobotocore is installed; its classes are looked up afresh at each install.
 """
 
@@ -12,8 +15,10 @@ from __future__ import annotations
 import asyncio
 import importlib
 import threading
+from collections.abc import Callable
 from typing import Any
 
+from ..engine.clock import calling_thread, serving_for
 from ..protocol import WireHandler, WireRequest, WireResponse
 from .inprocess import (
     absorb_back_off,
@@ -65,7 +70,22 @@ def _may_wait(request: WireRequest) -> bool:
 
 
 async def _in_own_thread(handler: WireHandler, request: WireRequest) -> WireResponse:
-    loop = asyncio.get_running_loop()
+    caller = calling_thread()  # the event loop's thread: the poll counts as made there
+
+    def serve() -> WireResponse:
+        with serving_for(caller):
+            return handler.handle(request)
+
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:  # not asyncio: trio, or another backend anyio knows
+        return await _in_anyio_thread(serve)
+    return await _in_asyncio_thread(loop, serve)
+
+
+async def _in_asyncio_thread(
+    loop: asyncio.AbstractEventLoop, serve: Callable[[], WireResponse]
+) -> WireResponse:
     answer: asyncio.Future[WireResponse] = loop.create_future()
 
     def settle(response: WireResponse | None, error: BaseException | None) -> None:
@@ -76,9 +96,9 @@ async def _in_own_thread(handler: WireHandler, request: WireRequest) -> WireResp
         else:
             answer.set_result(response)  # type: ignore[arg-type]
 
-    def serve() -> None:
+    def run() -> None:
         try:
-            response, error = handler.handle(request), None
+            response, error = serve(), None
         except BaseException as exc:  # handed to the awaiting task, not lost in this thread
             response, error = None, exc
         try:
@@ -86,8 +106,19 @@ async def _in_own_thread(handler: WireHandler, request: WireRequest) -> WireResp
         except RuntimeError:  # the loop closed while the poll waited: nobody is listening
             return
 
-    threading.Thread(target=serve, name="fakesqs-aio-receive", daemon=True).start()
+    threading.Thread(target=run, name="fakesqs-aio-receive", daemon=True).start()
     return await answer
+
+
+async def _in_anyio_thread(serve: Callable[[], WireResponse]) -> WireResponse:
+    anyio = importlib.import_module("anyio")
+    to_thread = importlib.import_module("anyio.to_thread")
+    # A limiter of its own per poll: concurrent polls never queue behind anyio's shared 40;
+    # a cancelled task leaves its poll to finish alone, as the asyncio path does.
+    response: WireResponse = await to_thread.run_sync(
+        serve, abandon_on_cancel=True, limiter=anyio.CapacityLimiter(1)
+    )
+    return response
 
 
 async def _needs_retry(

@@ -6,6 +6,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from pytest_fakesqs.engine import Clock
+from pytest_fakesqs.engine.clock import calling_thread, serving_for
 
 
 def test_frozen_clock_stands_still_until_moved() -> None:
@@ -72,3 +73,98 @@ def test_a_system_clock_poll_goes_on_while_time_moves(monkeypatch: pytest.Monkey
     with condition:
         keep_polling = clock.wait(condition, deadline=clock.now() + 20, next_event=None)
     assert keep_polling is True
+
+
+def test_frozen_owner_thread_jumps_at_once_even_with_a_long_threshold() -> None:
+    clock = Clock(autojump_threshold=3600)  # a wait of the threshold would hang the test
+    condition = threading.Condition()
+    start = clock.now()
+    with condition:
+        assert clock.wait(condition, start + 20, None)
+    assert clock.now() == start + 20
+
+
+def test_frozen_other_thread_waits_for_a_send_before_jumping() -> None:
+    clock = Clock(autojump_threshold=3600)
+    condition = threading.Condition()
+    start = clock.now()
+    waiting, result = threading.Event(), []
+
+    def poll() -> None:
+        with condition:
+            waiting.set()  # the lock is held from here until the wait inside releases it
+            result.append(clock.wait(condition, start + 20, None))
+
+    thread = threading.Thread(target=poll, daemon=True)
+    thread.start()
+    assert waiting.wait(timeout=10)  # real-time: a bounded wait for the thread to start
+    with condition:  # acquired only once the poll waits
+        condition.notify_all()  # a send arriving while the other thread's poll waits
+    thread.join(timeout=10)  # real-time: a bounded join
+    assert result == [True]
+    assert clock.now() == start  # it woke for the send; time did not jump
+
+
+def test_frozen_other_thread_jumps_once_the_threshold_passes() -> None:
+    clock = Clock(autojump_threshold=0.01)  # real-time: the other thread waits 10 ms
+    condition = threading.Condition()
+    start = clock.now()
+    finished = threading.Event()
+
+    def poll() -> None:
+        with condition:
+            clock.wait(condition, start + 20, None)
+        finished.set()
+
+    threading.Thread(target=poll, daemon=True).start()
+    assert finished.wait(timeout=10)  # real-time: a bounded join
+    assert clock.now() == start + 20
+
+
+def test_frozen_instant_jumps_at_once_in_every_thread() -> None:
+    clock = Clock("frozen-instant", autojump_threshold=3600)
+    condition = threading.Condition()
+    start = clock.now()
+    finished = threading.Event()
+
+    def poll() -> None:
+        with condition:
+            clock.wait(condition, start + 20, None)
+        finished.set()
+
+    threading.Thread(target=poll, daemon=True).start()
+    assert finished.wait(timeout=10)  # real-time: a bounded join; waiting 3600 s would fail
+    assert clock.now() == start + 20
+
+
+def test_a_thread_serving_for_the_owner_jumps_at_once() -> None:
+    clock = Clock(autojump_threshold=3600)
+    condition = threading.Condition()
+    start = clock.now()
+    owner = threading.get_ident()
+    finished = threading.Event()
+
+    def poll() -> None:
+        with serving_for(owner), condition:
+            clock.wait(condition, start + 20, None)
+        finished.set()
+
+    threading.Thread(target=poll, daemon=True).start()
+    assert finished.wait(timeout=10)  # real-time: a bounded join
+    assert clock.now() == start + 20
+    assert calling_thread() == owner
+
+
+def test_claim_moves_the_owner_to_the_calling_thread() -> None:
+    clock = Clock()
+    claimed = threading.Event()
+
+    def claim() -> None:
+        clock.claim()
+        claimed.set()
+
+    threading.Thread(target=claim, daemon=True).start()
+    assert claimed.wait(timeout=10)  # real-time: a bounded join
+    assert clock.waits_before_jumping()  # this thread is no longer the owner
+    clock.claim()
+    assert not clock.waits_before_jumping()

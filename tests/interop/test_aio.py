@@ -1,8 +1,11 @@
-"""aiobotocore / aioboto3 clients served in-process, long polls included, without blocking the loop."""
+"""aiobotocore / aioboto3 clients served in-process, long polls included, without blocking the loop.
+
+Every scenario runs with each async library and HTTP backend aiobotocore offers: asyncio with
+aiohttp (its default) and with httpx, and trio with httpx (the backend that runs under trio).
+"""
 
 from __future__ import annotations
 
-import asyncio
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -14,22 +17,57 @@ from pytest_fakesqs.protocol.base import DecodedRequest
 
 aioboto3 = pytest.importorskip("aioboto3")
 pytest.importorskip("aiobotocore")
+anyio = pytest.importorskip("anyio")
+
+Scenario = Callable[[Any], Awaitable[Any]]
+Runner = Callable[[Scenario], Any]
+# (async library, aiobotocore HTTP backend); trio needs httpx, aiohttp is asyncio's alone.
+FLAVOURS = [("asyncio", "aiohttp"), ("asyncio", "httpx"), ("trio", "httpx")]
 
 
-def run(scenario: Callable[[Any], Awaitable[Any]]) -> Any:
-    """Run `scenario(sqs)` with an aioboto3 SQS client on a fresh event loop."""
-
-    async def main() -> Any:
-        session = aioboto3.Session(
-            aws_access_key_id="AKIAFAKE", aws_secret_access_key="fake", region_name="us-east-1"
-        )
-        async with session.client("sqs") as sqs:
-            return await scenario(sqs)
-
-    return asyncio.run(main())
+def client_config(backend: str) -> Any:
+    if backend == "aiohttp":
+        return None
+    config = pytest.importorskip("aiobotocore.config")
+    httpx_session = pytest.importorskip("aiobotocore.httpxsession")  # aiobotocore >= 2.23
+    return config.AioConfig(http_session_cls=httpx_session.HttpxSession)
 
 
-def test_send_receive_delete(fakesqs: FakeSQS) -> None:
+@pytest.fixture(params=FLAVOURS, ids=[f"{library}-{backend}" for library, backend in FLAVOURS])
+def run(request: pytest.FixtureRequest) -> Runner:
+    """`run(scenario)` runs `scenario(sqs)` with an aioboto3 SQS client on a fresh event loop."""
+    library, backend = request.param
+    if library == "trio":
+        pytest.importorskip("trio")
+    config = client_config(backend)
+
+    def runner(scenario: Scenario) -> Any:
+        async def main() -> Any:
+            session = aioboto3.Session(
+                aws_access_key_id="AKIAFAKE", aws_secret_access_key="fake", region_name="us-east-1"
+            )
+            async with session.client("sqs", config=config) as sqs:
+                return await scenario(sqs)
+
+        return anyio.run(main, backend=library)
+
+    return runner
+
+
+async def gathered(*calls: Callable[[], Awaitable[Any]]) -> list[Any]:
+    """Run the calls concurrently in a task group; their results in order."""
+    results: list[Any] = [None] * len(calls)
+
+    async def one(index: int) -> None:
+        results[index] = await calls[index]()
+
+    async with anyio.create_task_group() as group:
+        for index in range(len(calls)):
+            group.start_soon(one, index)
+    return results
+
+
+def test_send_receive_delete(fakesqs: FakeSQS, run: Runner) -> None:
     async def scenario(sqs: Any) -> Any:
         url = (await sqs.create_queue(QueueName="jobs"))["QueueUrl"]
         sent = await sqs.send_message(QueueUrl=url, MessageBody="hello")
@@ -46,7 +84,9 @@ def test_send_receive_delete(fakesqs: FakeSQS) -> None:
     assert fakesqs.queue("jobs").bodies() == []
 
 
-def test_an_empty_long_poll_jumps_the_frozen_clock(fakesqs: FakeSQS) -> None:
+@pytest.mark.fakesqs(autojump_threshold=3600)  # the test's own loop: no wait, whatever it is
+@pytest.mark.timeout(30)
+def test_an_empty_long_poll_jumps_the_frozen_clock(fakesqs: FakeSQS, run: Runner) -> None:
     url = fakesqs.create_queue("jobs")
     before = fakesqs.now()
 
@@ -60,7 +100,9 @@ def test_an_empty_long_poll_jumps_the_frozen_clock(fakesqs: FakeSQS) -> None:
 
 
 @pytest.mark.fakesqs(clock="autojump", autojump_threshold=5)
-def test_a_long_poll_leaves_the_event_loop_free_for_a_producer(fakesqs: FakeSQS) -> None:
+def test_a_long_poll_leaves_the_event_loop_free_for_a_producer(
+    fakesqs: FakeSQS, run: Runner
+) -> None:
     url = fakesqs.create_queue("jobs")
     before = fakesqs.now()
     poll_started = threading.Event()
@@ -72,11 +114,15 @@ def test_a_long_poll_leaves_the_event_loop_free_for_a_producer(fakesqs: FakeSQS)
     fakesqs.handler.interceptors.append(note_receive)
 
     async def scenario(sqs: Any) -> Any:
-        poll = asyncio.ensure_future(sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20))
-        # The producer sends only once the poll is inside the fake, waiting.
-        assert await asyncio.to_thread(poll_started.wait, 5)
-        await sqs.send_message(QueueUrl=url, MessageBody="late")
-        return await poll
+        async def produce() -> None:
+            # The producer sends only once the poll is inside the fake, waiting.
+            assert await anyio.to_thread.run_sync(poll_started.wait, 5)
+            await sqs.send_message(QueueUrl=url, MessageBody="late")
+
+        answer, _ = await gathered(
+            lambda: sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20), produce
+        )
+        return answer
 
     answer = run(scenario)
 
@@ -85,7 +131,7 @@ def test_a_long_poll_leaves_the_event_loop_free_for_a_producer(fakesqs: FakeSQS)
     assert fakesqs.now() == before
 
 
-def test_errors_raise_the_modeled_exception_classes(fakesqs: FakeSQS) -> None:
+def test_errors_raise_the_modeled_exception_classes(fakesqs: FakeSQS, run: Runner) -> None:
     async def scenario(sqs: Any) -> Any:
         with pytest.raises(sqs.exceptions.QueueDoesNotExist) as missing:
             await sqs.get_queue_url(QueueName="nope")
@@ -111,7 +157,9 @@ def test_other_services_are_left_alone(fakesqs: FakeSQS) -> None:
     assert AioEndpoint._send is not aio._send
 
 
-def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(fakesqs: FakeSQS) -> None:
+def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(
+    fakesqs: FakeSQS, run: Runner
+) -> None:
     url = fakesqs.create_queue("jobs")
     before = fakesqs.now()
     fakesqs.fail_next("SendMessage", "RequestThrottled", times=2)
@@ -128,7 +176,9 @@ def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(fakesqs: 
 
 
 @pytest.mark.fakesqs(clock="autojump", autojump_threshold=5)
-def test_many_concurrent_long_polls_all_wait_and_all_get_a_message(fakesqs: FakeSQS) -> None:
+def test_many_concurrent_long_polls_all_wait_and_all_get_a_message(
+    fakesqs: FakeSQS, run: Runner
+) -> None:
     pollers = 40  # more than any default thread pool holds on a small machine
     url = fakesqs.create_queue("jobs")
     before = fakesqs.now()
@@ -144,14 +194,16 @@ def test_many_concurrent_long_polls_all_wait_and_all_get_a_message(fakesqs: Fake
         return all(entered.acquire(timeout=5) for _ in range(pollers))
 
     async def scenario(sqs: Any) -> Any:
-        polls = [
-            asyncio.ensure_future(sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20))
-            for _ in range(pollers)
-        ]
-        assert await asyncio.to_thread(all_polls_entered)
-        for n in range(pollers):
-            await sqs.send_message(QueueUrl=url, MessageBody=str(n))
-        return await asyncio.gather(*polls)
+        async def produce() -> None:
+            assert await anyio.to_thread.run_sync(all_polls_entered)
+            for n in range(pollers):
+                await sqs.send_message(QueueUrl=url, MessageBody=str(n))
+
+        def poll() -> Awaitable[Any]:
+            return sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20)
+
+        *answers, _ = await gathered(*[poll] * pollers, produce)
+        return answers
 
     answers = run(scenario)
 

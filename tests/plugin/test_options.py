@@ -96,7 +96,7 @@ def test_marker_alone_turns_the_fake_on(pytester: pytest.Pytester) -> None:
         ('clok="frozen"', "TypeError: unknown fakesqs option 'clok'; did you mean clock? valid options: clock, start*"),
         (
             'clock="slow"',
-            "ValueError: clock must be one of frozen, autojump, real, system; got 'slow'",
+            "ValueError: clock must be one of frozen, frozen-instant, autojump, real, system; got 'slow'",
         ),
         ('flavor="gcp"', "ValueError: flavor must be one of aws, ymq; got 'gcp'"),
         ("assert_dlq_empty=1", "TypeError: assert_dlq_empty must be bool; got 1"),
@@ -182,7 +182,7 @@ def test_report_header_is_one_short_line_without_configuration(
     [
         (
             "fakesqs_clock = slow",
-            "ini option fakesqs_clock: clock must be one of frozen, autojump, real, system; got 'slow'",
+            "ini option fakesqs_clock: clock must be one of frozen, frozen-instant, autojump, real, system; got 'slow'",
         ),
         (
             "fakesqs_assert_dlq_empty = maybe",
