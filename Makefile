@@ -8,7 +8,7 @@ BIN := $(VENV)/bin
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[iac,moto]' --group test
 	touch $@
 
 venv: $(VENV)/.installed
@@ -31,7 +31,8 @@ test-xdist: $(VENV)/.installed
 AIO_VENV ?= .venv-aio
 $(AIO_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(AIO_VENV)
-	$(AIO_VENV)/bin/python -m pip install -q -e '.[aio-test]'
+	$(AIO_VENV)/bin/python -m pip install -q --upgrade pip  # --group needs pip 25.1+
+	$(AIO_VENV)/bin/python -m pip install -q -e '.[aio]' --group aio-test
 	touch $@
 
 test-aio: $(AIO_VENV)/.installed
@@ -50,13 +51,13 @@ PY313 ?= env PYENV_VERSION=3.13.0 python3.13
 .venv-3.12/.installed: pyproject.toml
 	$(PY312) -m venv .venv-3.12
 	.venv-3.12/bin/python -m pip install -q --upgrade pip
-	.venv-3.12/bin/python -m pip install -q -e '.[test]'
+	.venv-3.12/bin/python -m pip install -q -e '.[iac,moto]' --group test
 	touch $@
 
 .venv-3.13/.installed: pyproject.toml
 	$(PY313) -m venv .venv-3.13
 	.venv-3.13/bin/python -m pip install -q --upgrade pip
-	.venv-3.13/bin/python -m pip install -q -e '.[test]'
+	.venv-3.13/bin/python -m pip install -q -e '.[iac,moto]' --group test
 	touch $@
 
 test-pythons: .venv-3.12/.installed .venv-3.13/.installed
@@ -73,7 +74,7 @@ OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0'
 $(OLDEST_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(OLDEST_VENV)
 	$(OLDEST_VENV)/bin/python -m pip install -q --upgrade pip
-	$(OLDEST_VENV)/bin/python -m pip install -q $(OLDEST) -e '.[test]'
+	$(OLDEST_VENV)/bin/python -m pip install -q $(OLDEST) -e '.[iac,moto]' --group test
 	$(OLDEST_VENV)/bin/python -c 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
 	touch $@
 

@@ -147,7 +147,7 @@ def _plugin_cost_lines(results: Results) -> list[str]:
 
 
 def chart(results: Results, path: Path) -> bool:
-    """Write a PNG (needs the `bench` extra's matplotlib); False when it is not installed."""
+    """Write a PNG (needs the `bench` group's matplotlib); False when it is not installed."""
     try:
         import matplotlib
     except ImportError:

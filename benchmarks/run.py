@@ -3,7 +3,7 @@
     python benchmarks/run.py            # full run (a few minutes; moto alone takes ~1.5 min)
     python benchmarks/run.py --quick    # smaller sizes, no moto: a smoke run
 
-Needs the `bench` extra (`pip install -e '.[bench]'`) for moto and the chart.
+Needs the `bench` dependency group (`pip install -e . --group bench`) for moto and the chart.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     if report.chart(results, args.out / f"{name}.png"):
         say(f"wrote {args.out / (name + '.md')} and {name}.png")
     else:
-        say(f"wrote {args.out / (name + '.md')}; install the `bench` extra for the chart")
+        say(f"wrote {args.out / (name + '.md')}; install the `bench` group for the chart")
     return 0
 
 

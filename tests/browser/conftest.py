@@ -52,7 +52,7 @@ def page(tmp_path: Path) -> Iterator[Any]:
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        _unavailable("playwright is not installed: pip install -e '.[test]'")
+        _unavailable("playwright is not installed: pip install -e . --group test")
     with sync_playwright() as driver:
         context = driver.chromium.launch_persistent_context(
             str(tmp_path / "chromium-profile"),
