@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-from .principals import Principal
+if TYPE_CHECKING:
+    from .principals import Principal
 
 Flavor = Literal["aws", "ymq"]
 Protocol = Literal["json", "query"]

@@ -17,7 +17,6 @@ from datetime import datetime
 from typing import Any, Literal
 
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
-from ..api.limits import LIMITS
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
 from .declare import creation_order
 from .text import nearest
@@ -253,6 +252,7 @@ class Options:
                 check(value)
         # Checks across options:
         if self.flavor == "ymq" and self.region == DEFAULT_REGION:
+            from ..api.limits import LIMITS  # the limits table loads only for a YMQ fake
             self.region = LIMITS["ymq"].default_region  # YMQ lives in ru-central1 only
         if self.verify_signatures and not self.credentials:
             raise ValueError(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 
 # Documentation pages (under docs/, with an anchor where the page has several sections) that
@@ -30,6 +29,8 @@ def see(topic: str) -> str:
 
 def nearest(name: str, candidates: Iterable[str]) -> str | None:
     """The candidate `name` is most likely a typo of, if one is close enough."""
+    import difflib  # only when a name is wrong: pytest itself does not import it
+
     matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
     return matches[0] if matches else None
 
