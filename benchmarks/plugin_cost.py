@@ -55,13 +55,18 @@ def measure(runs: int) -> dict[str, float]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=15, help="runs each way")
+    parser.add_argument("--out", type=Path, help="also write the line to this file")
     args = parser.parse_args(argv)
     result = measure(args.runs)
-    print(
+    line = (
         f"pytest run of 20 plain tests: {result['without'] * 1000:.0f} ms without the plugin, "
         f"{result['with'] * 1000:.0f} ms with it: {result['added'] * 1000:+.1f} ms added "
-        f"(medians of {args.runs} interleaved runs each)"
+        f"(medians of {args.runs} interleaved runs each; Python "
+        f"{'.'.join(map(str, sys.version_info[:3]))})"
     )
+    print(line)
+    if args.out is not None:
+        args.out.write_text(line + "\n", encoding="utf-8")
     return 0
 
 
