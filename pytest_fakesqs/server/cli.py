@@ -169,25 +169,33 @@ def _history_limit(text: str) -> int | None:
     return value
 
 
+def _pairs(
+    values: list[str],
+    flag: str,
+    shape: str,
+    parser: argparse.ArgumentParser,
+    *,
+    separator: str = ":",
+    empty: bool = False,
+) -> dict[str, str]:
+    """Repeated `KEY<separator>VALUE` flags as a dict; a malformed one is a usage error naming
+    the `shape` it should have."""
+    pairs: dict[str, str] = {}
+    for pair in values:
+        key, sep, value = pair.partition(separator)
+        if not sep or not key or (not value and not empty):
+            parser.error(f"{flag} must be {shape}; got {pair!r}")
+        pairs[key] = value
+    return pairs
+
+
 def make_fake(args: argparse.Namespace, parser: argparse.ArgumentParser) -> FakeSQS:
-    credentials: dict[str, str] = {}
-    for pair in args.credential:
-        access_key, sep, secret_key = pair.partition(":")
-        if not sep or not access_key or not secret_key:
-            parser.error(f"--credential must be ACCESS_KEY:SECRET_KEY; got {pair!r}")
-        credentials[access_key] = secret_key
-    accounts: dict[str, str] = {}
-    for pair in args.account:
-        access_key, sep, account_id = pair.partition(":")
-        if not sep or not access_key or not account_id:
-            parser.error(f"--account must be ACCESS_KEY:ACCOUNT_ID; got {pair!r}")
-        accounts[access_key] = account_id
-    variables: dict[str, str] = {}
-    for pair in args.queues_from_var:
-        name, sep, value = pair.partition("=")
-        if not sep or not name:
-            parser.error(f"--queues-from-var must be NAME=VALUE; got {pair!r}")
-        variables[name] = value
+    credentials = _pairs(args.credential, "--credential", "ACCESS_KEY:SECRET_KEY", parser)
+    accounts = _pairs(args.account, "--account", "ACCESS_KEY:ACCOUNT_ID", parser)
+    # A variable may be set to the empty string; a key pair or an account may not be empty.
+    variables = _pairs(
+        args.queues_from_var, "--queues-from-var", "NAME=VALUE", parser, separator="=", empty=True
+    )
     try:
         options = make_options(
             queues_from=args.queues_from or None,
