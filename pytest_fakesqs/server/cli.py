@@ -1,10 +1,11 @@
-"""`python -m pytest_fakesqs serve` / `fakesqs serve`: the fake as a standalone SQS endpoint."""
+"""The `fakesqs` command (`python -m pytest_fakesqs`): `serve` the fake as a standalone SQS endpoint, `docs` to read the pages."""
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
 import json
+import os
 import signal
 import sys
 import threading
@@ -316,7 +317,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "serve":
         return serve(args, args.command_parser)
     if args.command == "docs":
-        return show_docs(args.page, args.command_parser)
+        try:
+            return show_docs(args.page, args.command_parser)
+        except BrokenPipeError:  # `fakesqs docs | head`: the reader had enough
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
     parser.error(f"unknown command {args.command!r}")  # pragma: no cover - argparse refuses first
 
 
