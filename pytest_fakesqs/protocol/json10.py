@@ -48,7 +48,29 @@ def decode(request: WireRequest) -> DecodedRequest:
         raise Text.SERIALIZATION() from None
     if not isinstance(params, dict):
         raise Text.SERIALIZATION()
+    # A document that deep is at least twice as long: short requests skip the walk.
+    if len(request.body) > 2 * MAX_NESTING and _nested_deeper_than(params, MAX_NESTING):
+        raise Text.SERIALIZATION()
     return DecodedRequest(action, params)
+
+
+# Deeper JSON is malformed, whatever the Python: 3.11's parser gives up near its recursion limit
+# (about 1,000), 3.13's goes far deeper. AWS's own limit is not published; 512 is a guess that
+# every supported Python reaches before its own.
+MAX_NESTING = 512
+
+
+def _nested_deeper_than(document: Any, limit: int) -> bool:
+    pending = [(document, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > limit:
+            return True
+        if isinstance(value, dict):
+            pending += [(item, depth + 1) for item in value.values()]
+        elif isinstance(value, list):
+            pending += [(item, depth + 1) for item in value]
+    return False
 
 
 # json's own C scanner, as json.loads uses it (set in JSONDecoder.__init__; typeshed omits it).

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pytest_fakesqs.protocol import json10
+from pytest_fakesqs.api.errors import SqsError
+from pytest_fakesqs.protocol import WireRequest, json10
 
 DOCUMENTS = [
     "{}",
@@ -76,3 +77,17 @@ def test_answer_rows_render_as_the_json_encoder_would(rows: list[dict[str, Any]]
 )
 def test_answer_rows_are_byte_for_byte_the_encoders(result: dict[str, Any]) -> None:
     assert json10._render(result) == json10._ENCODER.encode(result)
+
+
+def _nested(depth: int) -> WireRequest:
+    body = b'{"QueueUrl":' + b"[" * (depth - 1) + b"]" * (depth - 1) + b"}"
+    headers = {"x-amz-target": "AmazonSQS.ListQueues", "content-type": json10.CONTENT_TYPE}
+    return WireRequest("POST", "https://sqs.us-east-1.amazonaws.com/", headers, body)
+
+
+def test_nesting_deeper_than_the_limit_is_malformed_on_every_python() -> None:
+    # 600 levels parse on Python 3.11 and 3.13 alike; the limit, not the parser, refuses them.
+    with pytest.raises(SqsError) as refused:
+        json10.decode(_nested(json10.MAX_NESTING + 1))
+    assert refused.value.spec.shape == "SerializationException"
+    assert json10.decode(_nested(json10.MAX_NESTING)).action == "ListQueues"
