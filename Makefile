@@ -18,6 +18,7 @@ examples: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check pytest_fakesqs tests examples benchmarks
+	$(BIN)/ruff format --check pytest_fakesqs tests examples benchmarks
 	$(BIN)/mypy
 
 # Two workers: the suite is independent per test (xdist), and CI's machine has two cores.

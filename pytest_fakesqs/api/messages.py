@@ -39,9 +39,7 @@ class SendRules:
     plain_system: dict[str, Any] | None
 
 
-def send_rules(
-    service: Service, queue: Queue, ctx: RequestContext, *, in_batch: bool
-) -> SendRules:
+def send_rules(service: Service, queue: Queue, ctx: RequestContext, *, in_batch: bool) -> SendRules:
     plain = None if queue.settings.fifo or ctx.trace_header else _sender_only(ctx.sender_id)
     return SendRules(max_message_size(service, queue), in_batch, plain)
 
@@ -201,9 +199,7 @@ def send_result(
     return result
 
 
-def send_message(
-    service: Service, params: dict[str, Any], ctx: RequestContext
-) -> dict[str, Any]:
+def send_message(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     outgoing = prepare(service, queue, params, ctx, send_rules(service, queue, ctx, in_batch=False))
     return send_result(outgoing, service.broker.send_many(queue, [outgoing])[0])

@@ -79,9 +79,7 @@ def _store(service: Service, queue: Queue, document: dict[str, Any] | None) -> N
     queue.meta["last_modified_at"] = service.broker.clock.now()
 
 
-def add_permission(
-    service: Service, params: dict[str, Any], ctx: RequestContext
-) -> dict[str, Any]:
+def add_permission(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     label = require_str(params, "Label")
     if not _LABEL.match(label):

@@ -32,9 +32,7 @@ def _check_name(name: str, *, fifo: bool, max_length: int) -> None:
         raise Text.QUEUE_NAME_INVALID()
 
 
-def create_queue(
-    service: Service, params: dict[str, Any], ctx: RequestContext
-) -> dict[str, Any]:
+def create_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     name = require_str(params, "QueueName")
     requested = get_map(params, "Attributes")
     tags = get_map(params, "tags") or get_map(params, "Tags")
@@ -115,9 +113,7 @@ def _check_same(
         raise Text.YMQ_QUEUE_EXISTS()
 
 
-def get_queue_url(
-    service: Service, params: dict[str, Any], ctx: RequestContext
-) -> dict[str, Any]:
+def get_queue_url(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     name = require_str(params, "QueueName")
     owner = get_str(params, "QueueOwnerAWSAccountId") or ctx.account_id
     if service.flavor == "ymq":
@@ -166,9 +162,7 @@ def list_queues(service: Service, params: dict[str, Any], ctx: RequestContext) -
     return result
 
 
-def delete_queue(
-    service: Service, params: dict[str, Any], ctx: RequestContext
-) -> dict[str, Any]:
+def delete_queue(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     service.broker.delete_queue(queue.key)
     return {}

@@ -58,9 +58,7 @@ def change_one(service: Service, queue: Queue, handle: str, timeout: int | None)
             raise error from None
 
 
-def delete_message(
-    service: Service, params: dict[str, Any], ctx: RequestContext
-) -> dict[str, Any]:
+def delete_message(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     delete_one(service, queue, require_str(params, "ReceiptHandle"))
     return {}

@@ -41,6 +41,7 @@ class MovingBroker(Protocol):
         dead_letter: bool = ...,
     ) -> Message: ...
 
+
 # AWS picks a rate itself when none is given ("the system will optimize the rate"); the fake
 # moves at the documented maximum, still on the clock, so tests advance time to see progress.
 DEFAULT_RATE = 500

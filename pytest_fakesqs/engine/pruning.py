@@ -35,6 +35,7 @@ class PrunableQueue(Protocol):
     _in_flight: list[TimedEntry]
     _expiry: RetentionOrder
 
+
 # Also how many removals or reschedules pass between two looks at the heaps.
 STALE_SLACK = 1024
 

@@ -253,6 +253,7 @@ class Options:
         # Checks across options:
         if self.flavor == "ymq" and self.region == DEFAULT_REGION:
             from ..api.limits import LIMITS  # the limits table loads only for a YMQ fake
+
             self.region = LIMITS["ymq"].default_region  # YMQ lives in ru-central1 only
         if self.verify_signatures and not self.credentials:
             raise ValueError(
@@ -273,6 +274,8 @@ class Options:
 
 # The options whose random choices the seed reproduces.
 FAULT_OPTIONS = ("duplicate_delivery", "standard_order", "empty_receives")
+
+
 @functools.cache
 def option_types() -> dict[str, Any]:
     return typing.get_type_hints(Options)

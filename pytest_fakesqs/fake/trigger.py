@@ -213,7 +213,9 @@ class TriggerDriver:
             if delivery.message.message_id in failed:
                 continue
             try:
-                self.directory.broker.delete(self.queue, delivery.receipt_handle, in_flight_only=True)
+                self.directory.broker.delete(
+                    self.queue, delivery.receipt_handle, in_flight_only=True
+                )
             except (MalformedReceiptHandle, StaleReceiptHandle):
                 continue  # the visibility timeout ran out during the job: it comes back
             self.report.messages_processed += 1

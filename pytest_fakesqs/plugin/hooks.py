@@ -59,7 +59,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     ini_values = config.stash[ini_values_key]
     if contract_endpoint(config) is not None:
-        region = config.getoption("fakesqs_region", default=None) or make_options(**ini_values).region
+        region = (
+            config.getoption("fakesqs_region", default=None) or make_options(**ini_values).region
+        )
         return [contract_header(config, region)]
     lines = [header(ini_values)]
     if show_seed(config, ini_values):

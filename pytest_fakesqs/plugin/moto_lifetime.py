@@ -129,4 +129,3 @@ class MotoLifetime:
         if self.fake is not None and self.serving:
             self.fake.stop()
         self.serving = False
-

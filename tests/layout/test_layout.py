@@ -3,6 +3,7 @@ downwards, packages by role with few loose modules, small modules, a pinned publ
 
 from __future__ import annotations
 
+import ast
 import subprocess
 import sys
 import tomllib
@@ -13,7 +14,10 @@ from .imports import PACKAGE, cycles, import_graph, modules
 
 # Lowest first: each layer may import only the layers before it (and itself).
 LAYERS = ("engine", "api", "protocol", "transport")
-MAX_LINES = 400
+# Size follows cohesion: past ~500 lines a module says in its docstring why it is one idea;
+# none grows past 600.
+SOFT_MAX_LINES = 500
+MAX_LINES = 600
 MAX_LOOSE_MODULES = 3  # at the package top, besides __init__ and __main__
 
 
@@ -68,13 +72,27 @@ def test_few_modules_lie_loose_at_the_package_top() -> None:
     assert len(loose) <= MAX_LOOSE_MODULES, loose
 
 
-def test_no_module_is_over_400_lines() -> None:
+def test_no_module_is_over_600_lines() -> None:
     long = {
         name: len(path.read_text().splitlines())
         for name, path in modules().items()
         if len(path.read_text().splitlines()) > MAX_LINES
     }
     assert long == {}
+
+
+def test_a_module_past_500_lines_says_why_in_its_docstring() -> None:
+    """A long module is fine when it is one idea; its docstring says which (the word "why" is
+    not required, only a docstring of more than one line)."""
+    unexplained = []
+    for name, path in modules().items():
+        text = path.read_text()
+        if len(text.splitlines()) <= SOFT_MAX_LINES:
+            continue
+        docstring = ast.get_docstring(ast.parse(text)) or ""
+        if len(docstring.splitlines()) < 2:
+            unexplained.append(name)
+    assert unexplained == []
 
 
 PUBLIC_NAMES = [

@@ -93,7 +93,10 @@ def test_marker_alone_turns_the_fake_on(pytester: pytest.Pytester) -> None:
 @pytest.mark.parametrize(
     ("marker", "error"),
     [
-        ('clok="frozen"', "TypeError: unknown fakesqs option 'clok'; did you mean clock? valid options: clock, start*"),
+        (
+            'clok="frozen"',
+            "TypeError: unknown fakesqs option 'clok'; did you mean clock? valid options: clock, start*",
+        ),
         (
             'clock="slow"',
             "ValueError: clock must be one of frozen, frozen-instant, autojump, real, system; got 'slow'",

@@ -10,7 +10,7 @@ import pytest
 
 from pytest_fakesqs import FakeSQS
 
-from .conftest import make_client, system_attribute_names
+from ..api.conftest import make_client, system_attribute_names
 
 # Real seconds a consumer thread's empty poll waits before time jumps; a poll wakes at once on a
 # send, so the test never waits it out. 30 such polls pass the 30 s visibility timeout: 15 real

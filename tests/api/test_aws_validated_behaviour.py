@@ -1,4 +1,4 @@
-"""Tier 2, issue 15: behaviour AWS-validated suites check, through a JSON and a query client.
+"""Tier 2: behaviour AWS-validated suites check, through a JSON and a query client.
 
 Each test runs twice: once with a current (JSON) boto3 client, once with a query/XML one (on a
 query-era botocore both are query clients, and CI's second run covers that).

@@ -12,7 +12,7 @@ from botocore.exceptions import ClientError
 from pytest_fakesqs import FakeSQS, fake_sqs
 from pytest_fakesqs.protocol import CallRecord
 
-from .conftest import QUERY_CLIENT, error_class, make_client
+from ..api.conftest import QUERY_CLIENT, error_class, make_client
 
 
 def record_calls(fakesqs: FakeSQS) -> list[CallRecord]:

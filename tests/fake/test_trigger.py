@@ -12,7 +12,7 @@ import pytest
 from pytest_fakesqs import FakeSQS, InvocationContext
 from pytest_fakesqs.api.principals import iam_user
 
-from .conftest import make_client
+from ..api.conftest import make_client
 
 START_MS = 1704067200000  # the fake's default start, 2024-01-01T00:00:00Z
 
