@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from .fake.options import Options
     from .fake.records import Call, DeadLetter, HistoryEvent, RefusedDelivery
     from .fake.trigger import InvocationContext, TriggerReport
+    from .engine.errors import FakeSQSWarning
     from .fake.views import Backlog, MessageView, QueueView
+    from .plugin.guard import RealSQSBlocked
     from .server.server import FakeSQSServer
 
 __all__ = [
@@ -24,11 +26,13 @@ __all__ = [
     "DeadLetter",
     "FakeSQS",
     "FakeSQSServer",
+    "FakeSQSWarning",
     "HistoryEvent",
     "InvocationContext",
     "MessageView",
     "Options",
     "QueueView",
+    "RealSQSBlocked",
     "RefusedDelivery",
     "TriggerReport",
     "fake_sqs",
@@ -43,11 +47,13 @@ __getattr__, __dir__ = lazy_exports(
         "DeadLetter": ".fake.records",
         "FakeSQS": ".fake.facade",
         "FakeSQSServer": ".server.server",
+        "FakeSQSWarning": ".engine.errors",
         "HistoryEvent": ".fake.records",
         "InvocationContext": ".fake.trigger",
         "MessageView": ".fake.views",
         "Options": ".fake.options",
         "QueueView": ".fake.views",
+        "RealSQSBlocked": ".plugin.guard",
         "RefusedDelivery": ".fake.records",
         "TriggerReport": ".fake.trigger",
         "fake_sqs": ".fake.facade",

@@ -3,6 +3,13 @@
 from __future__ import annotations
 
 
+class FakeSQSWarning(UserWarning):
+    """Something that lets a test pass without testing what it claims: a fault it configured
+    that never happened, a call from a thread an earlier test left running. Public as
+    `pytest_fakesqs.FakeSQSWarning`; `-W error::pytest_fakesqs.FakeSQSWarning` makes it fail
+    the test. Defined at the bottom layer so that every layer can issue it."""
+
+
 class EngineError(Exception):
     """Base of every error the engine raises."""
 
