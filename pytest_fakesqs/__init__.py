@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING
 from ._lazy import lazy_exports
 
 if TYPE_CHECKING:
+    from .engine.errors import FakeSQSWarning
     from .fake.facade import FakeSQS, fake_sqs
     from .fake.options import Options
     from .fake.records import Call, DeadLetter, HistoryEvent, RefusedDelivery
     from .fake.trigger import InvocationContext, TriggerReport
-    from .engine.errors import FakeSQSWarning
     from .fake.views import Backlog, MessageView, QueueView
     from .plugin.guard import RealSQSBlocked
     from .server.server import FakeSQSServer
