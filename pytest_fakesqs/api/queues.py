@@ -208,7 +208,7 @@ def set_queue_attributes(
     # later (recorded: test_fifo_change_to_high_throughput_after_creation and its reverse).
     settings.dedup_scope = queue.settings.dedup_scope
     with queue.lock:
-        queue.settings = settings
+        queue.reconfigure(settings)
         queue.meta["attributes"] = merged
         queue.meta["last_modified_at"] = service.broker.clock.now()
     return {}

@@ -60,6 +60,17 @@ class ReceiveAttempts:
                 return None
         return attempt
 
+    def next_expiry_at(self) -> float | None:
+        """When the next remembered attempt is forgotten (entries renewed since are skipped)."""
+        expiry = self._expiry
+        while expiry:
+            expires_at, attempt_id = expiry[0]
+            attempt = self._attempts.get(attempt_id)
+            if attempt is not None and attempt.expires_at == expires_at:
+                return expires_at
+            heapq.heappop(expiry)
+        return None
+
     def clear(self) -> None:
         self._attempts.clear()
         self._expiry.clear()

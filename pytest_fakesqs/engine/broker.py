@@ -16,8 +16,8 @@ from .errors import (
     QueueNotFound,
     StaleReceiptHandle,
 )
-from .faults import FaultPlan
 from .handles import MessageIds
+from .injected import FaultDecisions
 from .message import Event, Message, State
 from .move_tasks import MoveTaskRunner
 from .queue import Queue
@@ -63,10 +63,10 @@ class Broker:
         # Told of the messages that left for good without a delete: expired, purged, or in a
         # queue that was deleted (an expiry is told under its queue's lock, as it happens).
         self.removed_listeners: list[DeletedListener] = []
-        self.faults: FaultPlan | None = None
+        self.faults: FaultDecisions | None = None
         self.move_tasks = MoveTaskRunner(self)
 
-    def set_faults(self, plan: FaultPlan | None) -> None:
+    def set_faults(self, plan: FaultDecisions | None) -> None:
         """Turn injected misbehaviour on (or off, with None) for every queue, old and new."""
         self.faults = plan
         for queue in self.queues():
@@ -102,12 +102,7 @@ class Broker:
                 raise QueueNotFound(key[2])
             self._deleted_at[key] = self.clock.now()
         with queue.lock:
-            now = self.clock.now()
-            removed = list(queue.live_messages())
-            for message in removed:
-                queue._remove(message, Event.QUEUE_DELETED, now)
-            queue.deleted = True
-            queue.condition.notify_all()
+            removed = queue.close(self.clock.now())
         self._removed(removed)
         return queue
 
@@ -194,13 +189,11 @@ class Broker:
         none of them was modified since.
         """
         timeout = (
-            queue.settings.visibility_timeout
-            if visibility_timeout is None
-            else (visibility_timeout)
+            queue.settings.visibility_timeout if visibility_timeout is None else visibility_timeout
         )
         deadline = self.clock.now() + wait_seconds
         faults = self.faults
-        if wait_seconds <= 0 and faults is not None and faults.empty():
+        if wait_seconds <= 0 and faults is not None and faults.empty_receive(queue.key):
             # SQS short polls sample a subset of servers, so an empty answer is allowed.
             faults.notify("empty_receive", queue.name, None, "injected: short poll came back empty")
             return []
@@ -219,25 +212,55 @@ class Broker:
                     max_messages, timeout, now, may_move=dead_letter_queue is not None
                 )
                 if deliveries and attempt_id is not None and queue.settings.fifo:
-                    queue.attempts.remember(attempt_id, deliveries, now)
+                    queue.remember_attempt(attempt_id, deliveries, now)
                 keep_polling = (
                     not deliveries
                     and not moved
                     and not queue.deleted
                     and now < deadline
-                    and self._wait(queue, deadline, _earliest(queue.next_event_at(), next_move))
+                    and self._wait(
+                        queue, deadline, _earliest(queue.schedule.next_visible_at(), next_move)
+                    )
                 )
             if moved and dead_letter_queue is not None:
                 self._dead_letter(queue, dead_letter_queue, moved)
             if deliveries or not (keep_polling or (moved and now < deadline)):
                 return deliveries
 
-    def next_event_at(self, queue: Queue) -> float | None:
-        """The next moment a message may become receivable in `queue`: one becoming visible, or
-        a move task's next move (which may bring one)."""
+    # -- what is scheduled ---------------------------------------------------------------------
+
+    def next_visible_at(self, queue: Queue) -> float | None:
+        """The next moment a message may become receivable in `queue`: a delay ending, a
+        visibility timeout lapsing, an injected duplicate appearing, or a move task's next move
+        into it (which may bring one). What is due by now is applied first."""
+        now = self.clock.now()
+        self.move_tasks.catch_up(now)
         next_move = self.move_tasks.next_move_at(into=queue.key)
         with queue.lock:
-            return _earliest(queue.next_event_at(), next_move)
+            queue.apply_due(now)
+            return _earliest(queue.schedule.next_visible_at(), next_move)
+
+    def next_event_at(
+        self, queue: Queue | None = None, *, include_expiry: bool = False
+    ) -> float | None:
+        """The next moment something is scheduled to happen in `queue` (in any queue, when
+        None): a message becoming visible (next_visible_at's moments) or a move task's move
+        into or out of it; with `include_expiry`, also a retention period or a deduplication
+        window running out. None when nothing is. What is due by now is applied first, so the
+        moment is later than now."""
+        now = self.clock.now()
+        self.move_tasks.catch_up(now)
+        watched = self.queues() if queue is None else [queue]
+        moments: list[float | None] = []
+        for each in watched:
+            with each.lock:
+                each.apply_due(now)
+                moments.append(each.schedule.next_event_at(include_expiry=include_expiry))
+        if queue is None:
+            moments.append(self.move_tasks.next_move_at())
+        else:
+            moments.append(self.move_tasks.next_move_touching({queue.key}))
+        return _earliest(*moments)
 
     def _wait(self, queue: Queue, deadline: float, next_event: float | None) -> bool:
         """A long poll's wait, counted so senders notify only when someone is waiting; False

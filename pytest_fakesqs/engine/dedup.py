@@ -35,6 +35,17 @@ class DedupWindow:
             if entry is not None and entry[1] <= now:
                 del self._entries[key]
 
+    def next_expiry_at(self) -> float | None:
+        """When the next remembered id is forgotten (entries renewed since are skipped)."""
+        expiry = self._expiry
+        while expiry:
+            expires_at, key = expiry[0]
+            entry = self._entries.get(key)
+            if entry is not None and entry[1] == expires_at:
+                return expires_at
+            heapq.heappop(expiry)
+        return None
+
     def clear(self) -> None:
         self._entries.clear()
         self._expiry.clear()

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal
 
+from .message import Message
 from .settings import QueueKey
 
 StandardOrder = Literal["fifo", "shuffled"]
@@ -48,28 +49,36 @@ class FaultPlan:
             or self.forced_duplicates
         )
 
-    def duplicate(self, key: QueueKey) -> bool:
-        """Should this delivery from a standard queue be delivered once more later?"""
+    # -- the engine's questions (engine.injected.FaultDecisions) --------------------------------
+
+    def reorders(self, queue: QueueKey) -> bool:
+        return self.standard_order == "shuffled"
+
+    def reorder(self, queue: QueueKey, window: list[Message]) -> None:
         with self._lock:
-            forced = self.forced_duplicates.get(key, 0)
+            self.random.shuffle(window)
+        window.reverse()  # handed out from the end of the shuffle, as the fake always has
+
+    def copy_delay(self, queue: QueueKey, message: Message) -> float | None:
+        """Forced duplicates first (duplicate_next), then duplicate_delivery's probability;
+        a copy is visible at once."""
+        with self._lock:
+            forced = self.forced_duplicates.get(queue, 0)
             if forced:
                 if forced == 1:
-                    del self.forced_duplicates[key]
+                    del self.forced_duplicates[queue]
                 else:
-                    self.forced_duplicates[key] = forced - 1
-                return True
-            return bool(self.duplicate_delivery) and self.random.random() < self.duplicate_delivery
+                    self.forced_duplicates[queue] = forced - 1
+                return 0.0
+            if self.duplicate_delivery and self.random.random() < self.duplicate_delivery:
+                return 0.0
+            return None
 
-    def empty(self) -> bool:
-        """Should this short-poll receive come back empty although messages are available?"""
+    def empty_receive(self, queue: QueueKey) -> bool:
         if not self.empty_receives:
             return False
         with self._lock:
             return self.random.random() < self.empty_receives
-
-    def shuffle(self, items: list[object]) -> None:
-        with self._lock:
-            self.random.shuffle(items)
 
     def notify(self, kind: str, queue_name: str, message_id: str | None, detail: str) -> None:
         for listener in self.listeners:

@@ -1,17 +1,53 @@
-"""What a queue does differently while the fake injects misbehaviour (FaultPlan): shuffled
-standard-queue order and at-least-once second deliveries. The caller holds the queue's lock."""
+"""The engine's fault opportunities: where SQS may misbehave within its contract, the engine asks
+a FaultDecisions (engine.faults.FaultPlan is the seeded one) and acts on the answer.
+
+Three opportunities, each one question:
+- a standard queue's receive: which visible messages go first (`reorders`, then `reorder` of a
+  window of candidates);
+- each delivery from a standard queue: deliver it once more later, and when (`copy_delay`);
+- a short poll: come back empty although messages are available (`empty_receive`).
+
+The caller holds the queue's lock (a short poll's question is asked before it is taken).
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from .message import Event, Message, State
-from .results import Delivery
+from .message import Event, Message
 
 if TYPE_CHECKING:
-    from .faults import FaultPlan
-    from .order import MessageOrder
+    from .results import Delivery
+    from .schedule import Schedule
     from .settings import QueueKey
+
+# How many candidates a reordered receive chooses from, per message asked for.
+WINDOW_PER_MESSAGE = 10
+
+
+class FaultDecisions(Protocol):
+    """What the engine asks at its fault opportunities; every answer may be random."""
+
+    def reorders(self, queue: QueueKey) -> bool:
+        """Does this receive from a standard queue choose its messages out of send order?"""
+        ...
+
+    def reorder(self, queue: QueueKey, window: list[Message]) -> None:
+        """Put the candidates in the order they are handed out (in place)."""
+        ...
+
+    def copy_delay(self, queue: QueueKey, message: Message) -> float | None:
+        """None: this delivery happens once. A number: SQS delivers the message once more,
+        that many seconds from now (0: visible again at once)."""
+        ...
+
+    def empty_receive(self, queue: QueueKey) -> bool:
+        """Does this short poll come back empty although messages are available?"""
+        ...
+
+    def notify(self, kind: str, queue_name: str, message_id: str | None, detail: str) -> None:
+        """A fault was injected (kind: "duplicate_delivery" or "empty_receive")."""
+        ...
 
 
 class MisbehavingQueue(Protocol):
@@ -19,42 +55,36 @@ class MisbehavingQueue(Protocol):
 
     key: QueueKey
     name: str
-    faults: FaultPlan | None
-    work: int
+    schedule: Schedule
     duplicates: int
-    _ready: MessageOrder
 
     def enqueue(self, message: Message, delay: float, now: float) -> None: ...
 
 
-def shuffled_window(queue: MisbehavingQueue, max_messages: int) -> list[Message] | None:
-    """With standard_order="shuffled": up to 10x the batch of available entries, shuffled."""
-    faults = queue.faults
-    if faults is None or faults.standard_order != "shuffled":
+def reordered_window(
+    queue: MisbehavingQueue, faults: FaultDecisions, max_messages: int
+) -> list[Message] | None:
+    """The candidates of a reordered receive, reversed so the first to hand out pops last;
+    None when this receive keeps send order."""
+    if not faults.reorders(queue.key):
         return None
-    window: list[Message] = []
-    ready = queue._ready
-    while ready and len(window) < max_messages * 10:
-        message = ready.pop()
-        queue.work += 1
-        if message.state is State.VISIBLE:
-            window.append(message)
-    faults.shuffle(window)  # type: ignore[arg-type]
+    window = queue.schedule.ready_window(max_messages * WINDOW_PER_MESSAGE)
+    faults.reorder(queue.key, window)
+    window.reverse()
     return window
 
 
-def enqueue_duplicates(queue: MisbehavingQueue, deliveries: list[Delivery], now: float) -> None:
+def duplicate_deliveries(
+    queue: MisbehavingQueue, faults: FaultDecisions, deliveries: list[Delivery], now: float
+) -> None:
     """At-least-once delivery: a second copy of each delivered message the plan picks, same
     MessageId and body, delivered later. At most one per message: copies are skipped."""
-    faults = queue.faults
-    assert faults is not None
     for delivery in deliveries:
         original = delivery.message
-        if (
-            original.key != original.message_id
-            or original.duplicated
-            or not faults.duplicate(queue.key)
-        ):
+        if original.key != original.message_id or original.duplicated:
+            continue
+        delay = faults.copy_delay(queue.key, original)
+        if delay is None:
             continue
         queue.duplicates += 1
         copy = original.copy()
@@ -66,6 +96,15 @@ def enqueue_duplicates(queue: MisbehavingQueue, deliveries: list[Delivery], now:
         copy.duplicated = True
         detail = "injected: SQS will deliver this message once more"
         original.record(now, Event.DUPLICATED, detail)
-        copy.record(now, Event.DUPLICATED, detail)
-        queue.enqueue(copy, 0.0, now)
+        if delay <= 0:
+            copy.record(now, Event.DUPLICATED, detail)
+            queue.enqueue(copy, 0.0, now)
+        else:
+            queue.schedule.add_copy(copy, now + delay)
         faults.notify("duplicate_delivery", queue.name, original.message_id, detail)
+
+
+def copy_appears(queue: MisbehavingQueue, copy: Message, moment: float) -> None:
+    """An injected duplicate scheduled for later enters its queue, visible."""
+    copy.record(moment, Event.DUPLICATED, "injected: the second delivery arrives")
+    queue.enqueue(copy, 0.0, moment)

@@ -1,33 +1,31 @@
-"""One queue: indexed storage, heaps for every time-based transition, one lock.
+"""One queue: indexed storage, its schedule of every time-based transition, one lock.
 
-Every transition is applied lazily, on access, against the clock: no background thread.
+Every transition is applied lazily, on access, against the clock: no background thread. The
+queue changes messages (state, counters, history); its Schedule (schedule.py) only keeps the
+moments and answers what is due; its fault opportunities are engine.injected's.
 """
 
 from __future__ import annotations
 
-import heapq
 import itertools
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from .attempts import ReceiveAttempts
+from . import injected
 from .clock import Clock
-from .dedup import DedupWindow
 from .errors import (
     MalformedReceiptHandle,
     QueueOverLimit,
     StaleReceiptHandle,
     VisibilityLimitExceeded,
 )
-from .faults import FaultPlan
 from .fifo import GroupIndex
 from .handles import decode_handle, new_handle
-from .injected import enqueue_duplicates, shuffled_window
+from .injected import FaultDecisions
 from .message import DELAYED, GONE, IN_FLIGHT, VISIBLE, Event, Message
-from .order import MessageOrder, RetentionOrder, TimedEntry
-from .pruning import STALE_SLACK, prune_stale_entries
 from .results import Delivery
+from .schedule import Schedule
 from .settings import MAX_VISIBILITY, MOVED_BACK_AFTER, QueueKey, QueueSettings
 from .storage import SlotStore
 
@@ -50,27 +48,17 @@ class Queue:
         self.condition = threading.Condition(self.lock)
         self.store = SlotStore()
         self.groups = GroupIndex() if settings.fifo else None
-        # A standard queue's visible messages in send order (rank), each exactly once.
-        self._ready = MessageOrder("rank")
-        self._delayed: list[TimedEntry] = []
-        self._in_flight: list[TimedEntry] = []
-        self._expiry = RetentionOrder()  # every live message, oldest first
-        self.dedup = DedupWindow()  # FIFO MessageDeduplicationId
+        self.schedule = Schedule(settings.retention)
         self._sequence = itertools.count(1)
-        self.attempts = ReceiveAttempts()  # FIFO ReceiveRequestAttemptId
         self.visible = 0
         self.in_flight = 0
         self.delayed = 0
         self.bytes = 0
-        self.work = 0  # entries touched: lets tests prove cost does not grow with depth
-        self.pruned = 0  # heap rebuilds that dropped stale entries
-        # Removals and reschedules leave stale heap entries; every stale_slack-th looks at them.
-        self.stale_slack = STALE_SLACK
-        self._stale_made = 0
         self.deleted = False
         self.last_purge_at: float | None = None
         self.pollers = 0  # long polls waiting on `condition` right now
-        self.faults: FaultPlan | None = None  # injected misbehaviour, if the fake asked for any
+        # Injected misbehaviour, if the fake asked for any (engine.injected).
+        self.faults: FaultDecisions | None = None
         self.duplicates = 0  # injected second deliveries so far (their keys count them)
         self.on_expired: Callable[[Message], None] | None = None  # the broker's, told under lock
 
@@ -78,47 +66,39 @@ class Queue:
 
     def apply_due(self, now: float) -> None:
         """Apply every transition whose moment has come. Caller holds the lock."""
-        delayed, in_flight, expiry = self._delayed, self._in_flight, self._expiry
-        while delayed and delayed[0][0] <= now:
-            _, _, generation, message = heapq.heappop(delayed)
-            self.work += 1
-            if generation == message.generation and message.state is DELAYED:
-                self.delayed -= 1
-                self._make_visible(message, _DELAY_ENDED, message.visible_at)
-        while in_flight and in_flight[0][0] <= now:
-            _, _, generation, message = heapq.heappop(in_flight)
-            self.work += 1
-            if generation == message.generation and message.state is IN_FLIGHT:
-                self._leave_flight(message)
-                self._make_visible(message, _VISIBLE_AGAIN, message.visible_at)
-        # Retention; a message deleted since is dropped too once it is first (messages are
-        # mostly deleted in the order sent, so most leave here, in O(1), not at a rebuild).
-        retention = self.settings.retention
-        oldest = expiry.first()
-        while oldest is not None:
-            gone = oldest.state is GONE
-            if not gone and oldest.enqueued_at + retention > now:
-                break
-            expiry.pop()
-            self.work += 1
-            if not gone:
-                self._remove(oldest, Event.EXPIRED, oldest.enqueued_at + retention)
-                if self.on_expired is not None:
-                    self.on_expired(oldest)
-            oldest = expiry.first()
-        self.dedup.expire(now)
-        self.attempts.expire(now)
+        schedule = self.schedule
+        for message in schedule.ended_delays(now):
+            self.delayed -= 1
+            self._make_visible(message, _DELAY_ENDED, message.visible_at)
+        for message in schedule.lapsed_visibility(now):
+            self._leave_flight(message)
+            self._make_visible(message, _VISIBLE_AGAIN, message.visible_at)
+        for moment, _, copy in schedule.appearing_copies(now):
+            injected.copy_appears(self, copy, moment)
+        for message in schedule.expired(now):
+            self._remove(message, Event.EXPIRED, message.enqueued_at + schedule.retention)
+            if self.on_expired is not None:
+                self.on_expired(message)
+        schedule.end_windows(now)
 
-    def next_event_at(self) -> float | None:
-        """The next moment a message becomes visible (for long polls and advance_to_next_event)."""
-        moments = [h[0][0] for h in (self._delayed, self._in_flight) if h]
-        return min(moments) if moments else None
+    def reconfigure(self, settings: QueueSettings) -> None:
+        """New settings (SetQueueAttributes). Caller holds the lock."""
+        self.settings = settings
+        self.schedule.retention = settings.retention
 
-    def next_change_at(self) -> float | None:
-        """Like next_event_at, but also counting retention expiry."""
-        oldest = self._expiry.first()
-        expires = None if oldest is None else oldest.enqueued_at + self.settings.retention
-        return min((m for m in (self.next_event_at(), expires) if m is not None), default=None)
+    @property
+    def work(self) -> int:
+        """Entries touched so far: lets tests prove cost does not grow with depth."""
+        return self.schedule.work
+
+    @work.setter
+    def work(self, value: int) -> None:
+        self.schedule.work = value
+
+    @property
+    def pruned(self) -> int:
+        """Rebuilds of the schedule's orders that dropped stale entries."""
+        return self.schedule.pruned
 
     # -- state changes -------------------------------------------------------------------------
 
@@ -133,7 +113,7 @@ class Queue:
         else:
             if message.receives_here >= MOVED_BACK_AFTER:
                 message.rank = next(self._sequence)  # to the back of the queue
-            self._ready.push(message)
+            self.schedule.ready(message)
 
     def _leave_flight(self, message: Message) -> None:
         self.in_flight -= 1
@@ -171,12 +151,16 @@ class Queue:
         message.record_last(moment, event, detail)
         if self.groups is not None and settle:
             self.groups.settle(message)
-        self._left_stale_entries()
+        if self.schedule.left_stale():
+            self._prune()
 
-    def _left_stale_entries(self) -> None:
-        self._stale_made += 1
-        if not self._stale_made % self.stale_slack:
-            prune_stale_entries(self)
+    def _prune(self) -> None:
+        self.schedule.prune(
+            visible=self.visible,
+            in_flight=self.in_flight,
+            delayed=self.delayed,
+            live=len(self.store),
+        )
 
     # -- operations (caller holds the lock and has called apply_due) --------------------------
 
@@ -188,14 +172,13 @@ class Queue:
             message.sequence_number = str(_FIRST_SEQUENCE_NUMBER + sequence)
         self.store.add(message)
         self.bytes += message.size
-        self._expiry.push(message)
+        schedule = self.schedule
+        schedule.retain(message)
         if delay > 0:
             message.state = DELAYED
             message.visible_at = now + delay
             self.delayed += 1
-            heapq.heappush(
-                self._delayed, (message.visible_at, sequence, message.generation, message)
-            )
+            schedule.delay(message)
             if groups is not None:
                 groups.add(message)
         else:
@@ -205,16 +188,20 @@ class Queue:
             if groups is not None:
                 groups.add(message)
             else:
-                self._ready.push(message)
+                schedule.ready(message)
 
     def find_duplicate(self, group_id: str | None, dedup_id: str, now: float) -> Message | None:
         scope = group_id if self.settings.dedup_scope == "messageGroup" else None
-        return self.dedup.find((scope, dedup_id), now)
+        return self.schedule.dedup.find((scope, dedup_id), now)
 
     def remember_dedup(self, message: Message, now: float) -> None:
         assert message.dedup_id is not None
         scope = message.group_id if self.settings.dedup_scope == "messageGroup" else None
-        self.dedup.remember((scope, message.dedup_id), message, now)
+        self.schedule.dedup.remember((scope, message.dedup_id), message, now)
+
+    def remember_attempt(self, attempt_id: str, deliveries: list[Delivery], now: float) -> None:
+        """FIFO ReceiveRequestAttemptId: a retry within five minutes replays `deliveries`."""
+        self.schedule.attempts.remember(attempt_id, deliveries, now)
 
     def take(
         self, max_messages: int, visibility_timeout: float, now: float, *, may_move: bool
@@ -231,30 +218,29 @@ class Queue:
         deliveries: list[Delivery] = []
         moved: list[Message] = []
         if self.groups is None:
-            window = None if self.faults is None else shuffled_window(self, max_messages)
-            ready = self._ready
+            schedule, faults = self.schedule, self.faults
+            window = (
+                None if faults is None else injected.reordered_window(self, faults, max_messages)
+            )
             while len(deliveries) < max_messages:
                 if window is not None:
                     if not window:
                         break
                     message = window.pop()
                 else:
-                    try:
-                        message = ready.pop()
-                    except IndexError:  # empty: cheaper to learn here than to ask first
+                    next_message = schedule.next_ready()
+                    if next_message is None:
                         break
-                    self.work += 1
-                if message.state is not VISIBLE:  # deleted or expired since
-                    continue
+                    message = next_message
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
                     self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
                     moved.append(message)
                     continue
                 deliveries.append(self._deliver(message, visibility_timeout, now))
-            for message in window or ():
-                ready.push(message)
-            if self.faults is not None:
-                enqueue_duplicates(self, deliveries, now)
+            if window:
+                schedule.return_ready(window)
+            if faults is not None:
+                injected.duplicate_deliveries(self, faults, deliveries, now)
             return deliveries, moved
         while len(deliveries) < max_messages:
             group = self.groups.pop_available()
@@ -262,7 +248,7 @@ class Queue:
                 break
             room = 1 if self.settings.one_message_per_group else max_messages - len(deliveries)
             for message in group.receivable(room):
-                self.work += 1
+                self.schedule.work += 1
                 if redrive is not None and message.receive_count >= redrive.max_receive_count:
                     self._remove(
                         message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2], settle=False
@@ -277,14 +263,7 @@ class Queue:
     def peek_visible(self) -> Message | None:
         """The message a receive would hand out first, without receiving it (move tasks)."""
         if self.groups is None:
-            ready = self._ready
-            while ready:
-                message = ready.peek()
-                self.work += 1
-                if message.state is VISIBLE:
-                    return message
-                ready.pop()  # deleted or expired since: drop it, as take() would
-            return None
+            return self.schedule.first_ready()
         group = self.groups.peek_available()  # peeking keeps the group's turn
         return None if group is None else group.head()
 
@@ -297,12 +276,12 @@ class Queue:
     ) -> list[Delivery] | None:
         """An earlier receive's deliveries (same handles) with their visibility timeout reset;
         None when there is none or it was modified since, so the caller receives afresh."""
-        attempt = self.attempts.unmodified(attempt_id, now)
+        attempt = self.schedule.attempts.unmodified(attempt_id, now)
         if attempt is None:
             return None
         for index, delivery in enumerate(attempt.deliveries):
             message = delivery.message
-            self.work += 1
+            self.schedule.work += 1
             self._reschedule(message, now + visibility_timeout)
             message.record(now, Event.RECEIVED, f"replayed handle …{delivery.receipt_handle[-8:]}")
             attempt.generations[index] = message.generation
@@ -315,7 +294,7 @@ class Queue:
         message.receive_count += 1
         message.receives_here += 1
         if message.receives_here == MOVED_BACK_AFTER:
-            self._expiry.move_back(message)  # the oldest age skips it from now on
+            self.schedule.move_back(message)  # the oldest age skips it from now on
         if message.first_received_at is None:
             message.first_received_at = now
         message.receipt_handle = handle
@@ -324,9 +303,7 @@ class Queue:
         self.visible -= 1
         self.in_flight += 1
         self.store.by_handle[handle] = message
-        heapq.heappush(
-            self._in_flight, (message.visible_at, message.sequence, message.generation, message)
-        )
+        self.schedule.hide(message)
         message.record_receive(now, handle)
         return Delivery(message, handle, message.receive_count, message.first_received_at)
 
@@ -374,23 +351,31 @@ class Queue:
         """An in-flight message gets a new visibility deadline (older heap entries go stale)."""
         message.generation += 1
         message.visible_at = visible_at
-        heapq.heappush(self._in_flight, (visible_at, message.sequence, message.generation, message))
-        self._left_stale_entries()
+        self.schedule.hide(message)
+        if self.schedule.left_stale():
+            self._prune()
 
     def purge(self, now: float) -> list[Message]:
+        """Remove every message; a purge also forgets deduplication ids and receive attempts
+        (AWS behaviour), and injected duplicates yet to appear."""
+        removed = self._remove_all(Event.PURGED, now)
+        self.last_purge_at = now
+        return removed
+
+    def close(self, now: float) -> list[Message]:
+        """The queue was deleted: every message leaves with it, long polls wake up."""
+        removed = self._remove_all(Event.QUEUE_DELETED, now)
+        self.deleted = True
+        self.condition.notify_all()
+        return removed
+
+    def _remove_all(self, event: Event, now: float) -> list[Message]:
         removed = [m for m in self.store if m.state is not GONE]
         for message in removed:
-            self._remove(message, Event.PURGED, now)
-        self._ready.clear()
-        self._delayed.clear()
-        self._in_flight.clear()
-        self._expiry.clear()
-        # A purge also forgets deduplication ids and receive attempts (AWS behaviour).
-        self.dedup.clear()
-        self.attempts.clear()
+            self._remove(message, event, now)
+        self.schedule.clear()
         if self.groups is not None:
             self.groups.clear()
-        self.last_purge_at = now
         return removed
 
     def live_messages(self) -> Iterator[Message]:

@@ -3,23 +3,7 @@
 from __future__ import annotations
 
 from ..engine import Broker, Message, Queue
-from ..engine.schedule import due_by
 from .records import PRIVATE, HistoryEvent, moment
-
-
-def next_change_at(broker: Broker, queues: list[Queue]) -> float | None:
-    moments = []
-    for queue in queues:
-        with queue.lock:
-            queue.apply_due(broker.clock.now())
-            upcoming = queue.next_change_at()
-        if upcoming is not None:
-            moments.append(upcoming)
-    # A running message move task changes its queues on the clock too.
-    upcoming_move = broker.move_tasks.next_move_touching({queue.key for queue in queues})
-    if upcoming_move is not None:
-        moments.append(upcoming_move)
-    return min(moments, default=None)
 
 
 def advance_to_next_event(broker: Broker, queue: Queue | None = None) -> list[HistoryEvent]:
@@ -31,10 +15,10 @@ def advance_to_next_event(broker: Broker, queue: Queue | None = None) -> list[Hi
     watched = [queue] if queue is not None else broker.queues()
     watched_names = {each.name for each in watched}
     changes: list[HistoryEvent] = []
-    # A heap may still hold a moment a later change superseded (a visibility change): stepping
-    # past it changes nothing, so keep going until something in the watched queues did.
+    # A moment may change nothing a history shows (a deduplication window ending): keep going
+    # until something in the watched queues did.
     while not any(change.queue in watched_names for change in changes):
-        target = next_change_at(broker, watched)
+        target = broker.next_event_at(queue, include_expiry=True)
         if target is None:
             break
         changes += _step_to(broker, target)
@@ -46,7 +30,7 @@ def _step_to(broker: Broker, target: float) -> list[HistoryEvent]:
     before: list[tuple[Queue, Message, int]] = []
     for each in every_queue:
         with each.lock:
-            before += [(each, m, len(m.timeline())) for m in due_by(each, target)]
+            before += [(each, m, len(m.timeline())) for m in each.schedule.due_by(target)]
     journal = broker.move_tasks.journal
     moves_before = len(journal)
     broker.clock.advance_to(max(target, broker.clock.now()))

@@ -169,8 +169,7 @@ class TriggerDriver:
         return batch
 
     def _next_event_at(self) -> float | None:
-        broker = self.directory.broker
-        return broker.next_event_at(broker.refresh(self.queue))
+        return self.directory.broker.next_visible_at(self.queue)
 
     def _wait_for_work(self) -> str | None:
         """Nothing to receive now: move the clock to the next message, or say why we stop."""

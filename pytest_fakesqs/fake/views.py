@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Message, Queue, State
-from ..engine.schedule import oldest_enqueued_at
 from .records import PRIVATE, refuse_outside
 
 if TYPE_CHECKING:
@@ -116,7 +115,7 @@ class QueueView:
         queue = self._directory.broker.refresh(self._queue)
         now = self._directory.clock.now()
         with queue.lock:
-            oldest = oldest_enqueued_at(queue)
+            oldest = queue.schedule.oldest_enqueued_at()
             return Backlog(
                 count=queue.visible + queue.in_flight + queue.delayed,
                 bytes=queue.bytes,

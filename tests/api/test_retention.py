@@ -11,7 +11,7 @@ import gc
 from typing import Any
 
 from pytest_fakesqs import FakeSQS
-from pytest_fakesqs.engine.pruning import STALE_SLACK
+from pytest_fakesqs.engine.schedule import STALE_SLACK
 
 from .conftest import QUERY_CLIENT
 

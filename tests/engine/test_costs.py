@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 
 from pytest_fakesqs.engine import Broker, Clock, Outgoing, Queue, QueueSettings
-from pytest_fakesqs.engine.pruning import STALE_SLACK
+from pytest_fakesqs.engine.schedule import STALE_SLACK
 from pytest_fakesqs.engine.storage import COMPACT_MIN_DEAD
 
 
@@ -83,9 +83,10 @@ def test_finished_messages_leave_no_heap_entries_behind() -> None:
             broker.delete(queue, delivery.receipt_handle)
         operations += 1 + 2 * len(deliveries)
     assert queue.pruned > 0
-    for heap in (queue._in_flight, queue._expiry, queue._delayed):
-        assert len(heap) <= 2 * STALE_SLACK
-    assert len(queue._ready) == 0
+    sizes = queue.schedule.sizes()
+    for order in ("in_flight", "retained", "delayed"):
+        assert sizes[order] <= 2 * STALE_SLACK
+    assert sizes["ready"] == 0
     assert queue.work / operations < 3  # rebuilds are amortised: a few entries per operation
 
 
@@ -102,15 +103,16 @@ def test_entries_left_behind_a_live_one_are_rebuilt_away() -> None:
     for delivery in reversed(deliveries[1:]):
         broker.delete(queue, delivery.receipt_handle)
         operations += 1
-        assert len(queue._in_flight) <= 2 * queue.in_flight + 3 * STALE_SLACK
-        assert len(queue._expiry) <= 2 * len(queue.store) + 3 * STALE_SLACK
+        sizes = queue.schedule.sizes()
+        assert sizes["in_flight"] <= 2 * queue.in_flight + 3 * STALE_SLACK
+        assert sizes["retained"] <= 2 * len(queue.store) + 3 * STALE_SLACK
     assert queue.pruned > 0
     assert queue.work / operations < 3  # rebuilds are amortised: a few entries per operation
 
 
 def test_rebuilding_a_heap_keeps_what_is_due_and_when() -> None:
     broker, queue = deep_queue(0)
-    queue.stale_slack = 1  # rebuild at every chance
+    queue.schedule.stale_slack = 1  # rebuild at every chance
     broker.send(queue, Outgoing(body="late", size=4, delay=30.0))
     broker.send(queue, Outgoing(body="anchor", size=6))
     broker.send(queue, Outgoing(body="kept", size=4))
@@ -121,7 +123,7 @@ def test_rebuilding_a_heap_keeps_what_is_due_and_when() -> None:
     broker.send(queue, Outgoing(body="gone", size=4))
     broker.delete(queue, broker.receive(queue, 1)[0].receipt_handle)
     assert queue.pruned > 0
-    assert len(queue._in_flight) <= 2 * queue.in_flight + queue.stale_slack
+    assert queue.schedule.sizes()["in_flight"] <= 2 * queue.in_flight + queue.schedule.stale_slack
     broker.clock.advance(5)
     assert [d.message.body for d in broker.receive(queue, 10)] == ["anchor"]
     broker.clock.advance(5)
@@ -145,7 +147,6 @@ def test_a_message_visible_again_goes_first_in_logarithmic_work() -> None:
 def test_moving_poison_messages_to_the_back_keeps_the_oldest_age_cheap() -> None:
     """Each message received three times leaves the oldest-age order once: the next oldest
     age costs what was skipped, amortised O(1) per message, not the depth."""
-    from pytest_fakesqs.engine.schedule import oldest_enqueued_at
     from pytest_fakesqs.engine.settings import MOVED_BACK_AFTER
 
     broker, queue = deep_queue(20_000)
@@ -157,10 +158,12 @@ def test_moving_poison_messages_to_the_back_keeps_the_oldest_age_cheap() -> None
     for delivery in poison:
         broker.change_visibility(queue, delivery.receipt_handle, 0)
     with queue.lock:
-        oldest = oldest_enqueued_at(queue)
+        oldest = queue.schedule.oldest_enqueued_at()
         assert oldest is not None
-        assert oldest_enqueued_at(queue) == oldest
-        assert queue._expiry.skipped == 10  # each of the ten left the oldest-age order once
+        assert queue.schedule.oldest_enqueued_at() == oldest
+        assert (
+            queue.schedule.moved_back_skipped == 10
+        )  # each of the ten left the oldest-age order once
     # The ten moved back are now behind the 19,990 others: a receive gets first receives.
     queue.work = 0
     assert [d.message.receives_here for d in broker.receive(queue, 10)] == [1] * 10

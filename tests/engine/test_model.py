@@ -77,7 +77,7 @@ class QueueMachine(RuleBasedStateMachine):
         self.queues: dict[str, Queue] = {"main": self.main, "dead": self.dead}
         if self.stale_slack is not None:
             for queue in self.queues.values():
-                queue.stale_slack = self.stale_slack
+                queue.schedule.stale_slack = self.stale_slack
         self.handles: list[tuple[str, str]] = []  # (queue name, handle), oldest first
         self.sent = 0
 

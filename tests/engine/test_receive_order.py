@@ -6,7 +6,6 @@ import uuid
 
 from pytest_fakesqs.engine import Broker, Clock, Outgoing, Queue, QueueSettings, RedriveTarget
 from pytest_fakesqs.engine.handles import MessageIds
-from pytest_fakesqs.engine.schedule import oldest_enqueued_at
 from pytest_fakesqs.engine.settings import MOVED_BACK_AFTER
 
 
@@ -61,11 +60,13 @@ def test_the_oldest_age_skips_messages_received_three_times() -> None:
     broker.clock.advance(10)
     send(broker, queue, "next")
     with queue.lock:
-        assert oldest_enqueued_at(queue) == 1_000.0
+        assert queue.schedule.oldest_enqueued_at() == 1_000.0
     for _ in range(MOVED_BACK_AFTER):
         assert received(broker, queue, visibility=0) == ["poison"]
     with queue.lock:
-        assert oldest_enqueued_at(queue) == 1_010.0  # the oldest received fewer than 3 times
+        assert (
+            queue.schedule.oldest_enqueued_at() == 1_010.0
+        )  # the oldest received fewer than 3 times
     assert received(broker, queue, 10) == ["next", "poison"]
     for delivery in broker.receive(queue, 10) or []:
         broker.delete(queue, delivery.receipt_handle)
@@ -74,7 +75,7 @@ def test_the_oldest_age_skips_messages_received_three_times() -> None:
         for delivery in broker.receive(queue, 10):
             broker.delete(queue, delivery.receipt_handle)
     with queue.lock:
-        assert oldest_enqueued_at(queue) is None
+        assert queue.schedule.oldest_enqueued_at() is None
 
 
 def test_the_oldest_age_skips_them_even_with_a_redrive_policy_and_counts_them_in_the_dlq() -> None:
@@ -89,13 +90,13 @@ def test_the_oldest_age_skips_them_even_with_a_redrive_policy_and_counts_them_in
     for _ in range(MOVED_BACK_AFTER):
         broker.receive(source, 1, visibility_timeout=0)
     with source.lock:
-        assert oldest_enqueued_at(source) == 1_010.0
+        assert source.schedule.oldest_enqueued_at() == 1_010.0
     for _ in range(3):
         broker.receive(source, 10, visibility_timeout=0)  # the sixth receive moves it
     assert [m.body for m in dlq.live_messages()] == ["poison"]
     with dlq.lock:
         # Received in its own queue fewer than three times: counted, by its enqueue time.
-        assert oldest_enqueued_at(dlq) == 1_000.0
+        assert dlq.schedule.oldest_enqueued_at() == 1_000.0
 
 
 def test_retention_still_expires_a_message_moved_to_the_back() -> None:
