@@ -9,13 +9,13 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from .. import transport
 from ..api import RequestContext, SqsService
 from ..api.principals import Identities
 from ..engine import Broker, Clock, Queue
 from ..engine.settings import QueueKey
 from ..protocol import WireHandler
 from ..protocol.sigv4 import SignatureVerifier
+from ..transport.inprocess import activate, deactivate
 from ..transport.moto_identity import issued_principal
 from .calls import CallLog
 from .dead_letters import DeadLetterBook, Matcher
@@ -93,7 +93,7 @@ class FakeSQS:
         if not self._active:
             self.clock.claim()  # frozen: this thread's long polls jump at once, others' wait
             if in_process:
-                transport.activate(self.handler)
+                activate(self.handler)
                 self._provide_credentials()
             self._active = True
             try:
@@ -105,7 +105,7 @@ class FakeSQS:
 
     def stop(self) -> None:
         if self._active:
-            transport.deactivate(self.handler)
+            deactivate(self.handler)
             self._active = False
             for name in self._env_set:
                 os.environ.pop(name, None)

@@ -20,7 +20,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from .import_hook import ImportWatch
+from ..transport.patching import Patches
 
 INI_NAME = "fakesqs_block_real_sqs"
 ALLOW_MARKER = "fakesqs_allow_real_sqs"
@@ -94,30 +94,27 @@ class Guard:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._watch = ImportWatch()
-        # (endpoint class, its original _send, the guarded _send put in its place)
-        self._patched: list[tuple[type, Any, Any]] = []
+        self._patches = Patches()
         self._active = True
         self.item: pytest.Item | None = None  # the test running now
 
     # -- patching ------------------------------------------------------------------------------
 
     def install(self) -> None:
-        self._watch.watch("botocore.endpoint", self._patch_botocore)
-        self._watch.watch("aiobotocore.endpoint", self._patch_aiobotocore)
+        self._patches.when_imported("botocore.endpoint", self._patch_botocore)
+        self._patches.when_imported("aiobotocore.endpoint", self._patch_aiobotocore)
 
     def uninstall(self) -> None:
-        self._watch.close()
-        with self._lock:
-            self._active = False  # inert, should another patch sit on top of it
-            while self._patched:
-                endpoint, original, guarded = self._patched.pop()
-                if endpoint.__dict__.get("_send") is guarded:
-                    endpoint._send = original  # type: ignore[attr-defined]
+        self._active = False  # inert, should another patch sit on top of it
+        self._patches.undo()
 
     def _patch_botocore(self, module: ModuleType) -> None:
-        endpoint = module.Endpoint
-        original = endpoint.__dict__["_send"]
+        self._patches.wrap(module.Endpoint, "_send", self._guarded)
+
+    def _patch_aiobotocore(self, module: ModuleType) -> None:
+        self._patches.wrap(module.AioEndpoint, "_send", self._guarded_async)
+
+    def _guarded(self, original: Callable[..., Any]) -> Callable[..., Any]:
         guard = self
 
         def _send(self: Any, request: Any) -> Any:
@@ -125,11 +122,9 @@ class Guard:
             guard.check(self, request)
             return original(self, request)
 
-        self._patch(endpoint, original, _send)
+        return _send
 
-    def _patch_aiobotocore(self, module: ModuleType) -> None:
-        endpoint = module.AioEndpoint
-        original = endpoint.__dict__["_send"]
+    def _guarded_async(self, original: Callable[..., Any]) -> Callable[..., Any]:
         guard = self
 
         async def _send(self: Any, request: Any) -> Any:
@@ -137,12 +132,7 @@ class Guard:
             guard.check(self, request)
             return await original(self, request)
 
-        self._patch(endpoint, original, _send)
-
-    def _patch(self, endpoint: type, original: Any, replacement: Callable[..., Any]) -> None:
-        with self._lock:
-            self._patched.append((endpoint, original, replacement))
-            endpoint._send = replacement  # type: ignore[attr-defined]
+        return _send
 
     # -- refusing ------------------------------------------------------------------------------
 

@@ -7,7 +7,8 @@ any number of concurrent polls never starve a shared pool; every other call is a
 Under asyncio (aiobotocore's aiohttp backend) that thread answers through the loop; under trio
 (its httpx backend) or any other anyio backend, anyio's thread offloading carries it. The thread
 polls on behalf of the event loop's thread, so the clock's thread rule treats it as that one.
-Imported only when aiobotocore is installed; its classes are looked up afresh at each install.
+Imported only once aiobotocore's endpoint module is, while a fake is active; every copy of that
+module imported meanwhile is patched (see patching.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import asyncio
 import importlib
 import threading
 from collections.abc import Callable
+from types import ModuleType
 from typing import Any
 
 from ..engine.clock import calling_thread, serving_for
@@ -27,11 +29,7 @@ from .inprocess import (
     to_wire_request,
     virtual_retry_clock,
 )
-
-_patched: list[tuple[Any, str, Any]] = []  # (AioEndpoint, attribute, original), to put back
-# Kept after uninstall: a call already in flight still needs them.
-_original_send: Any = None
-_original_needs_retry: Any = None
+from .patching import Patches
 
 
 class _AsyncRawBody:
@@ -49,16 +47,19 @@ def to_aio_response(url: str, response: WireResponse) -> Any:
     return response_class(url, response.status, response.headers, _AsyncRawBody(response.body))
 
 
-async def _send(self: Any, request: Any) -> Any:
-    handler = serving_handler(self, request)
-    if handler is None:
-        return await _original_send(self, request)
-    wire = to_wire_request(request)
-    if _may_wait(wire):
-        response = await _in_own_thread(handler, wire)
-    else:
-        response = handler.handle(wire)
-    return to_aio_response(request.url or "", response)
+def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
+    async def _send(self: Any, request: Any) -> Any:
+        handler = serving_handler(self, request)
+        if handler is None:
+            return await original(self, request)
+        wire = to_wire_request(request)
+        if _may_wait(wire):
+            response = await _in_own_thread(handler, wire)
+        else:
+            response = handler.handle(wire)
+        return to_aio_response(request.url or "", response)
+
+    return _send
 
 
 def _may_wait(request: WireRequest) -> bool:
@@ -121,39 +122,32 @@ async def _in_anyio_thread(serve: Callable[[], WireResponse]) -> WireResponse:
     return response
 
 
-async def _needs_retry(
-    self: Any,
-    attempts: int,
-    operation_model: Any,
-    request_dict: Any,
-    response: Any = None,
-    caught_exception: Any = None,
-) -> bool:
-    """aiobotocore's retry decision; a virtual clock absorbs the back-off, no `asyncio.sleep`."""
-    clock = virtual_retry_clock(self)
-    if clock is None:
-        result: bool = await _original_needs_retry(
+def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
+    async def _needs_retry(
+        self: Any,
+        attempts: int,
+        operation_model: Any,
+        request_dict: Any,
+        response: Any = None,
+        caught_exception: Any = None,
+    ) -> bool:
+        """aiobotocore's retry decision; a virtual clock absorbs the back-off, no asyncio.sleep."""
+        clock = virtual_retry_clock(self)
+        if clock is None:
+            result: bool = await original(
+                self, attempts, operation_model, request_dict, response, caught_exception
+            )
+            return result
+        responses = await emit_needs_retry(
             self, attempts, operation_model, request_dict, response, caught_exception
         )
-        return result
-    responses = await emit_needs_retry(
-        self, attempts, operation_model, request_dict, response, caught_exception
-    )
-    return absorb_back_off(clock, responses)
+        return absorb_back_off(clock, responses)
+
+    return _needs_retry
 
 
-def install() -> None:
-    global _original_send, _original_needs_retry
-    if not _patched:
-        endpoint = importlib.import_module("aiobotocore.endpoint").AioEndpoint
-        _original_send = endpoint.__dict__["_send"]
-        _original_needs_retry = endpoint.__dict__["_needs_retry"]
-        for name, replacement in (("_send", _send), ("_needs_retry", _needs_retry)):
-            _patched.append((endpoint, name, endpoint.__dict__[name]))
-            setattr(endpoint, name, replacement)
-
-
-def uninstall() -> None:
-    while _patched:
-        endpoint, name, original = _patched.pop()
-        setattr(endpoint, name, original)
+def patch(patches: Patches, endpoint_module: ModuleType) -> None:
+    """Serve aiobotocore's SQS sends from `aiobotocore.endpoint` (this copy of it)."""
+    endpoint = endpoint_module.AioEndpoint
+    patches.wrap(endpoint, "_send", _serving_send)
+    patches.wrap(endpoint, "_needs_retry", _retrying_on_the_clock)

@@ -2,14 +2,17 @@
 
 Patching `Endpoint._send` (the class, so clients made before activation are caught too) rather
 than adding one more `before-send` handler means every handler the client itself registered
-(tracing, X-Ray headers, moto...) has run before the fake sees the request.
+(tracing, X-Ray headers, moto...) has run before the fake sees the request. While a fake is
+active, every copy of `botocore.endpoint` imported is patched (pytest's in-process runs drop
+the modules they imported, so botocore may be imported anew under an active fake), and so are
+aiobotocore's endpoint (aio.py) and moto's stubber (moto_bridge.py) once they are imported.
 """
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,19 +23,15 @@ from botocore.hooks import first_non_none_response
 
 from ..engine import Clock
 from ..protocol import WireHandler, WireRequest, WireResponse
+from .patching import Patches
 
 _lock = threading.Lock()
 _active: list[WireHandler] = []  # innermost activation last; only it serves
-_original_send: Any = None
-_original_needs_retry: Any = None
+_patches = Patches()  # on while any fake is active
 # Ports of this process's fake HTTP servers: requests addressed to one go over real HTTP, so a
 # session-wide server is never answered by a test's in-process fake.
 _served_ports: set[int] = set()
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
-# Optional libraries served alongside botocore, by the module of this package that patches each.
-_EXTENSIONS = {"aiobotocore": "aio", "moto": "moto_bridge"}
-_available: list[str] | None = None
-_installed: list[ModuleType] = []
 
 
 class _RawBody:
@@ -134,11 +133,14 @@ def serving_handler(endpoint: Endpoint, request: AWSPreparedRequest) -> WireHand
     return handler
 
 
-def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
-    handler = serving_handler(self, request)
-    if handler is None:
-        return _original_send(self, request)
-    return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
+def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
+    def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
+        handler = serving_handler(self, request)
+        if handler is None:
+            return original(self, request)
+        return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
+
+    return _send
 
 
 def virtual_retry_clock(endpoint: Endpoint) -> Clock | None:
@@ -150,25 +152,28 @@ def virtual_retry_clock(endpoint: Endpoint) -> Clock | None:
     return clock
 
 
-def _needs_retry(
-    self: Endpoint,
-    attempts: int,
-    operation_model: Any,
-    request_dict: Any,
-    response: Any = None,
-    caught_exception: Any = None,
-) -> bool:
-    """botocore's retry decision, but a virtual clock absorbs the back-off instead of sleeping."""
-    clock = virtual_retry_clock(self)
-    if clock is None:
-        result: bool = _original_needs_retry(
+def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
+    def _needs_retry(
+        self: Endpoint,
+        attempts: int,
+        operation_model: Any,
+        request_dict: Any,
+        response: Any = None,
+        caught_exception: Any = None,
+    ) -> bool:
+        """botocore's retry decision; a virtual clock absorbs the back-off instead of sleeping."""
+        clock = virtual_retry_clock(self)
+        if clock is None:
+            result: bool = original(
+                self, attempts, operation_model, request_dict, response, caught_exception
+            )
+            return result
+        responses = emit_needs_retry(
             self, attempts, operation_model, request_dict, response, caught_exception
         )
-        return result
-    responses = emit_needs_retry(
-        self, attempts, operation_model, request_dict, response, caught_exception
-    )
-    return absorb_back_off(clock, responses)
+        return absorb_back_off(clock, responses)
+
+    return _needs_retry
 
 
 def emit_needs_retry(
@@ -201,42 +206,38 @@ def absorb_back_off(clock: Clock, responses: Any) -> bool:
     return True
 
 
-def _extension_modules() -> list[ModuleType]:
-    """The modules patching the optional libraries installed here; none is imported otherwise."""
-    global _available
-    if _available is None:
-        _available = [name for name in _EXTENSIONS if importlib.util.find_spec(name) is not None]
-    modules = []
-    for library in _available:
-        try:
-            modules.append(importlib.import_module(f"{__package__}.{_EXTENSIONS[library]}"))
-        except ImportError:  # a broken or incompatible install: serve botocore alone
-            continue
-    return modules
+def _patch_botocore(endpoint_module: ModuleType) -> None:
+    endpoint = endpoint_module.Endpoint
+    _patches.wrap(endpoint, "_send", _serving_send)
+    _patches.wrap(endpoint, "_needs_retry", _retrying_on_the_clock)
+
+
+def _patch_aiobotocore(endpoint_module: ModuleType) -> None:
+    try:
+        aio = importlib.import_module(f"{__package__}.aio")
+    except ImportError:  # a broken or incompatible install: serve botocore alone
+        return
+    aio.patch(_patches, endpoint_module)
+
+
+def _follow_moto(_models: ModuleType) -> None:
+    moto_bridge = importlib.import_module(f"{__package__}.moto_bridge")
+    moto_bridge.follow()
+    _patches.when_undone(moto_bridge.unfollow)
 
 
 def activate(handler: WireHandler) -> None:
-    global _original_send, _original_needs_retry
     with _lock:
         if not _active:
-            _original_send = Endpoint._send  # type: ignore[attr-defined]
-            _original_needs_retry = Endpoint._needs_retry  # type: ignore[attr-defined]
-            Endpoint._send = _send  # type: ignore[attr-defined]
-            Endpoint._needs_retry = _needs_retry  # type: ignore[attr-defined]
-            _installed[:] = _extension_modules()
-            for extension in _installed:
-                extension.install()
+            _patches.when_imported("botocore.endpoint", _patch_botocore)
+            _patches.when_imported("aiobotocore.endpoint", _patch_aiobotocore)
+            _patches.when_imported("moto.core.models", _follow_moto)
         _active.append(handler)
 
 
 def deactivate(handler: WireHandler) -> None:
-    global _original_send, _original_needs_retry
     with _lock:
         if handler in _active:
             _active.remove(handler)
-        if not _active and _original_send is not None:
-            Endpoint._send = _original_send  # type: ignore[attr-defined]
-            Endpoint._needs_retry = _original_needs_retry  # type: ignore[attr-defined]
-            _original_send = _original_needs_retry = None
-            while _installed:
-                _installed.pop().uninstall()
+        if not _active:
+            _patches.undo()

@@ -5,8 +5,11 @@ patches; while a fake is active that handler steps aside for SQS requests, which
 fake's send step like any other. moto's SNS, S3 and EventBridge deliver to SQS by calling their
 SQS backend directly, not over HTTP: `SQSBackend.send_message` (and the attribute read
 EventBridge makes before a FIFO delivery) go to the fake for the queues the fake has.
-Imported only when moto is installed; moto's classes are looked up afresh at each install, so
-a moto imported again (pytester's in-process runs drop modules they imported) is patched too.
+These patches are on only while they are needed: while a fake is active and moto's mock is on
+(moto's stubber does nothing otherwise). The transport imports this module once moto is imported
+while a fake is active; from then on moto's starts and stops (moto_lifecycle) put the patches on
+and take them off, and moto's classes are looked up afresh each time, so a moto imported again
+(pytester's in-process runs drop the modules they imported) is patched too.
 """
 
 from __future__ import annotations
@@ -22,18 +25,22 @@ from typing import Any
 from ..api import RequestContext
 from ..api.principals import Principal, service_principal
 from ..protocol import WireHandler, WireRequest
-from . import moto_sources
+from . import moto_lifecycle, moto_sources
 from .inprocess import current_handler
+from .patching import Patches
 
 MotoSqsBackend = Any  # moto.sqs.models.SQSBackend, looked up at install time
-_originals: dict[str, Any] = {}
-_patched: list[tuple[type, str, Any]] = []  # (owner, attribute, moto's original), to put back
+_patches = Patches()
 
 
-def _stubber_call(self: Any, event_name: str, request: Any, **kwargs: Any) -> Any:
-    if current_handler() is not None and event_name.startswith("before-send.sqs."):
-        return None  # botocore goes on to its send step, which the fake serves
-    return _originals["__call__"](self, event_name, request, **kwargs)
+def _stubber_call(original: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(original)
+    def call(self: Any, event_name: str, request: Any, **kwargs: Any) -> Any:
+        if current_handler() is not None and event_name.startswith("before-send.sqs."):
+            return None  # botocore goes on to its send step, which the fake serves
+        return original(self, event_name, request, **kwargs)
+
+    return call
 
 
 def _fake_queue_url(handler: WireHandler, backend: MotoSqsBackend, queue_name: str) -> str | None:
@@ -102,9 +109,12 @@ def _wire_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
     return wire
 
 
-def _routed(name: str, serve: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap moto's `SQSBackend.<name>`: the fake serves its own queues, moto the rest."""
-    original = _originals[name]
+def _routed(serve: Callable[..., Any]) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """A wrapper of moto's `SQSBackend.<name>`: the fake serves its own queues, moto the rest."""
+    return lambda original: _routed_method(original, serve)
+
+
+def _routed_method(original: Callable[..., Any], serve: Callable[..., Any]) -> Callable[..., Any]:
     signature = inspect.signature(original)
 
     @functools.wraps(original)
@@ -163,27 +173,40 @@ _SERVERS: dict[str, Callable[..., Any]] = {
 }
 
 
-def install() -> None:
-    if _patched:
+class _MotoFollower:
+    """Puts the patches on while moto's mock is on (a fake is active whenever it listens)."""
+
+    def moto_started(self, reset: bool) -> None:
+        _install()
+
+    def moto_stopped(self, remove_data: bool) -> None:
+        _patches.undo()
+
+    def moto_reset(self) -> None:
+        return
+
+
+_follower = _MotoFollower()
+
+
+def follow() -> None:
+    """A fake became active with moto imported: serve SQS for moto's mock whenever it is on."""
+    moto_lifecycle.watch(_follower)
+    if moto_lifecycle.moto_is_active():
+        _install()
+
+
+def unfollow() -> None:
+    moto_lifecycle.unwatch(_follower)
+    _patches.undo()
+
+
+def _install() -> None:
+    if _patches:
         return
     stubber = importlib.import_module("moto.core.botocore_stubber").BotocoreStubber
     backend = importlib.import_module("moto.sqs.models").SQSBackend
-    replacements: list[tuple[type, str, Callable[..., Any]]] = [
-        (stubber, "__call__", _stubber_call)
-    ]
-    for name in _SERVERS:
-        _originals[name] = backend.__dict__[name]
-        replacements.append((backend, name, _routed(name, _SERVERS[name])))
-    _originals["__call__"] = stubber.__dict__["__call__"]
-    for owner, name, replacement in replacements:
-        _patched.append((owner, name, owner.__dict__[name]))
-        setattr(owner, name, replacement)
-    moto_sources.install()
-
-
-def uninstall() -> None:
-    moto_sources.uninstall()
-    while _patched:
-        owner, name, original = _patched.pop()
-        setattr(owner, name, original)
-    _originals.clear()
+    _patches.wrap(stubber, "__call__", _stubber_call)
+    for name, serve in _SERVERS.items():
+        _patches.wrap(backend, name, _routed(serve))
+    moto_sources.install(_patches)

@@ -9,15 +9,20 @@ and whenever a test calls `reset()` or moto's reset API itself. Those three meth
 here; moto's server and proxy modes override them and so are left alone (their state lives in
 another process).
 
-Imported only when the drop-in is on; moto's classes are looked up afresh at each `watch`, so a
-moto imported again (pytester's in-process runs drop modules they imported) is watched too.
+Imported only once moto is (by the drop-in, or by the transport while a fake is active and moto
+is imported); every copy of moto imported while someone listens is watched (pytester's
+in-process runs drop the modules they imported, so moto may be imported anew).
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import sys
+from types import ModuleType
 from typing import Any, Protocol
+
+from .patching import Patches
 
 
 class MotoListener(Protocol):
@@ -30,7 +35,7 @@ class MotoListener(Protocol):
 
 
 _listeners: list[MotoListener] = []
-_patched: list[tuple[type, str, Any]] = []  # (owner, attribute, moto's original), to put back
+_patches = Patches()
 _inside: list[str] = []  # "start" / "stop" while moto's own runs: their resets are theirs
 
 
@@ -86,30 +91,27 @@ def has_mock_aws() -> bool:
 
 def watch(listener: MotoListener) -> None:
     """Tell `listener` about moto's starts, stops and resets until `unwatch`."""
-    if not _patched:
-        mock = importlib.import_module("moto.core.models").MockAWS
-        backends = importlib.import_module("moto.core.base_backend").BackendDict
-        for owner, name, wrap in (
-            (mock, "_enable_patching", _enable_patching),
-            (mock, "_disable_patching", _disable_patching),
-            (backends, "reset", _reset),
-        ):
-            original = owner.__dict__[name]
-            _patched.append((owner, name, original))
-            setattr(owner, name, wrap(original))
-    _listeners.append(listener)
+    if not _patches:
+        _patches.when_imported("moto.core.models", _wrap_mock)
+    if listener not in _listeners:
+        _listeners.append(listener)
+
+
+def _wrap_mock(models: ModuleType) -> None:
+    backends = importlib.import_module("moto.core.base_backend").BackendDict
+    _patches.wrap(models.MockAWS, "_enable_patching", _enable_patching)
+    _patches.wrap(models.MockAWS, "_disable_patching", _disable_patching)
+    _patches.wrap(backends, "reset", _reset)
 
 
 def unwatch(listener: MotoListener) -> None:
     if listener in _listeners:
         _listeners.remove(listener)
     if not _listeners:
-        while _patched:
-            owner, name, original = _patched.pop()
-            setattr(owner, name, original)
+        _patches.undo()
 
 
 def moto_is_active() -> bool:
     """Whether moto's mock is on now (it was started more often than stopped)."""
-    mock = importlib.import_module("moto.core.models").MockAWS
-    return int(mock._nested_count) > 0
+    models = sys.modules.get("moto.core.models")  # never imported on this question's account
+    return models is not None and int(getattr(models.MockAWS, "_nested_count", 0)) > 0

@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .patching import Patches
+
 
 @dataclass(frozen=True, slots=True)
 class DeliverySource:
@@ -31,7 +33,6 @@ class DeliverySource:
 _current: contextvars.ContextVar[DeliverySource | None] = contextvars.ContextVar(
     "fakesqs_delivery_source", default=None
 )
-_patched: list[tuple[Any, str, Any]] = []
 
 
 def current() -> DeliverySource | None:
@@ -89,9 +90,8 @@ _DELIVERIES: tuple[tuple[str, str, str, SourceOf], ...] = (
 )
 
 
-def install() -> None:
-    if _patched:
-        return
+def install(patches: Patches) -> None:
+    """Wrap moto's delivering methods (into `patches`, undone with them)."""
     for module_name, owner_name, method, source_of in _DELIVERIES:
         try:
             module = importlib.import_module(module_name)
@@ -99,13 +99,5 @@ def install() -> None:
             continue
         owner = getattr(module, owner_name) if owner_name else module
         original = owner.__dict__.get(method) if owner_name else getattr(owner, method, None)
-        if original is None:
-            continue
-        _patched.append((owner, method, original))
-        setattr(owner, method, _delivering(original, source_of))
-
-
-def uninstall() -> None:
-    while _patched:
-        owner, method, original = _patched.pop()
-        setattr(owner, method, original)
+        if original is not None:
+            patches.replace(owner, method, _delivering(original, source_of))

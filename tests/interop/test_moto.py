@@ -194,28 +194,36 @@ def test_without_a_fake_moto_serves_sqs_again() -> None:
         assert list(sqs_backends["123456789012"][REGION].queues) == ["moto-queue"]
 
 
-def test_moto_is_left_as_it_was_once_the_fake_stops() -> None:
+def _moto_attributes() -> list[object]:
     from moto.core.botocore_stubber import BotocoreStubber
+    from moto.core.models import MockAWS
     from moto.sqs.models import SQSBackend
 
-    originals = [
+    return [
         BotocoreStubber.__dict__["__call__"],
         SQSBackend.__dict__["send_message"],
         SQSBackend.__dict__["get_queue_attributes"],
+        MockAWS.__dict__["_enable_patching"],
     ]
+
+
+def test_moto_is_patched_only_while_its_mock_and_a_fake_are_both_on() -> None:
+    originals = _moto_attributes()
     with fake_sqs(), fake_sqs():  # nested: only the outermost stop puts moto back
-        patched = [
-            BotocoreStubber.__dict__["__call__"],
-            SQSBackend.__dict__["send_message"],
-            SQSBackend.__dict__["get_queue_attributes"],
-        ]
-    restored = [
-        BotocoreStubber.__dict__["__call__"],
-        SQSBackend.__dict__["send_message"],
-        SQSBackend.__dict__["get_queue_attributes"],
-    ]
+        # moto's stubber does nothing while its mock is off: nothing of moto's is wrapped
+        # but the start of its mock (no per-request work on every send).
+        assert _moto_attributes()[:3] == originals[:3]
+        with moto.mock_aws():
+            patched = _moto_attributes()
+        after_mock = _moto_attributes()
     assert all(p is not o for p, o in zip(patched, originals, strict=True))
-    assert restored == originals
+    assert after_mock[:3] == originals[:3]
+    assert _moto_attributes() == originals
+    with moto.mock_aws():
+        assert _moto_attributes() == originals  # moto alone: the fake patches nothing of it
+        with fake_sqs():
+            assert all(p is not o for p, o in zip(_moto_attributes(), originals, strict=True))
+        assert _moto_attributes() == originals
 
 
 def test_deliveries_by_moto_need_no_user_signature_when_signatures_are_verified() -> None:

@@ -98,9 +98,8 @@ def test_without_the_fake_botocore_is_untouched() -> None:
     from botocore.endpoint import Endpoint
 
     from pytest_fakesqs import fake_sqs
-    from pytest_fakesqs.transport import inprocess
 
-    original = Endpoint._send
+    original = Endpoint.__dict__["_send"]
     with fake_sqs(), fake_sqs():
-        assert Endpoint._send is inprocess._send
-    assert Endpoint._send is original
+        assert Endpoint.__dict__["_send"].__qualname__ == "_serving_send.<locals>._send"
+    assert Endpoint.__dict__["_send"] is original
