@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..fake.history import describe_message, render_timeline
+from ..fake.history import describe_duplicate, describe_message, render_timeline
+from ..fake.records import HistoryEvent
 from ..fake.text import offset, plural
 
 if TYPE_CHECKING:
+    from ..engine import Message
     from ..fake.facade import FakeSQS
 
 MESSAGE_LIMIT = 5
@@ -24,6 +26,8 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
             f"seed {fake.seed}: @pytest.mark.fakesqs(seed={fake.seed}) repeats this test's "
             "random choices"
         )
+    if fake.sleep_watch.hint is not None:
+        lines.append(fake.sleep_watch.hint)
     lines += _queue_lines(fake)
     lines += _refused_lines(fake)
     lines += _elsewhere_lines(fake)
@@ -84,20 +88,50 @@ def _elsewhere_lines(fake: FakeSQS) -> list[str]:
 
 def _message_lines(fake: FakeSQS, *, verbose: bool, now: float) -> list[str]:
     log = fake.message_log
-    unfinished = log.not_deleted()
     if not log.message_ids():
         return ["no messages were sent"]
-    if not unfinished:
+    unfinished = log.not_deleted()
+    duplicates = log.duplicates_not_deleted()
+    lines: list[str] = []
+    if unfinished:
+        lines.append(f"{plural(len(unfinished), 'message')} not deleted:")
+        shown = unfinished if verbose else unfinished[:MESSAGE_LIMIT]
+        for message_id in shown:
+            queue_name, message = log.latest(message_id)
+            lines.append("  " + describe_message(message, queue_name, verbose=verbose, now=now))
+            lines += _timeline(fake, log.events(message_id), verbose=verbose)
+        if len(shown) < len(unfinished):
+            lines.append(f"  … and {len(unfinished) - len(shown)} more (add -v to show all)")
+    elif not duplicates:
         return ["every message sent was deleted"]
-    lines = [f"{plural(len(unfinished), 'message')} not deleted:"]
-    shown = unfinished if verbose else unfinished[:MESSAGE_LIMIT]
-    for message_id in shown:
-        queue_name, message = log.latest(message_id)
-        lines.append("  " + describe_message(message, queue_name, verbose=verbose, now=now))
-        timeline = render_timeline(
-            log.events(message_id), started_at=fake.started_at, verbose=verbose
-        )
-        lines += [f"    {line}" for line in timeline]
-    if len(shown) < len(unfinished):
-        lines.append(f"  … and {len(unfinished) - len(shown)} more (add -v to show all)")
+    if duplicates:
+        lines += _duplicate_lines(fake, duplicates, verbose=verbose, now=now, alone=not lines)
     return lines
+
+
+def _duplicate_lines(
+    fake: FakeSQS,
+    duplicates: list[tuple[str, Message]],
+    *,
+    verbose: bool,
+    now: float,
+    alone: bool,
+) -> list[str]:
+    """Injected second deliveries (duplicate_delivery, duplicate_next) left undeleted: each
+    is its own copy of a message, with its own fate (received, expired, still waiting)."""
+    count = plural(len(duplicates), "injected duplicate")
+    # Never "every message sent was deleted" here: a copy that expired unreceived is the
+    # point (the consumer never saw SQS deliver it twice).
+    lines = [f"{count} not deleted{' (the messages themselves were)' if alone else ''}:"]
+    shown = duplicates if verbose else duplicates[:MESSAGE_LIMIT]
+    for queue_name, copy in shown:
+        lines.append("  " + describe_duplicate(copy, queue_name, verbose=verbose, now=now))
+        lines += _timeline(fake, fake.message_log.copy_events(queue_name, copy), verbose=verbose)
+    if len(shown) < len(duplicates):
+        lines.append(f"  … and {len(duplicates) - len(shown)} more (add -v to show all)")
+    return lines
+
+
+def _timeline(fake: FakeSQS, events: list[HistoryEvent], *, verbose: bool) -> list[str]:
+    timeline = render_timeline(events, started_at=fake.started_at, verbose=verbose)
+    return [f"    {line}" for line in timeline]
