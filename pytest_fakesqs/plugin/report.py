@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..api.errors import Err
 from ..fake.history import describe_duplicate, describe_message, render_timeline
 from ..fake.records import HistoryEvent
 from ..fake.text import offset, plural
@@ -13,6 +14,7 @@ if TYPE_CHECKING:
     from ..fake.facade import FakeSQS
 
 MESSAGE_LIMIT = 5
+_NOT_FOUND = Err.QueueDoesNotExist.spec.query_code
 
 
 def report_section(fake: FakeSQS, *, verbose: bool) -> str:
@@ -75,14 +77,26 @@ def _queue_lines(fake: FakeSQS) -> list[str]:
 
 
 def _elsewhere_lines(fake: FakeSQS) -> list[str]:
-    """Calls that found no queue although one of that name lives in another region/account."""
+    """Failed calls the fake can explain: a queue that lives in another region or account, a
+    misspelt attribute name (AWS's text stays as it was; the hint line is the fake's)."""
     explained = [call for call in fake.calls() if call.hint is not None]
-    if not explained:
-        return []
-    lines = ["queues not found where the call looked:"]
-    for call in explained:
-        when = offset(call.at.timestamp() - fake.started_at)
-        lines.append(f"  - {when} {call.action} {call.queue}: {call.error_code}: {call.hint}")
+    not_found = [call for call in explained if call.error_code == _NOT_FOUND]
+    others = [call for call in explained if call.error_code != _NOT_FOUND]
+    lines = []
+    if not_found:
+        lines.append("queues not found where the call looked:")
+        for call in not_found:
+            when = offset(call.at.timestamp() - fake.started_at)
+            lines.append(f"  - {when} {call.action} {call.queue}: {call.error_code}: {call.hint}")
+    if others:
+        lines.append("calls refused:")
+        for call in others:
+            when = offset(call.at.timestamp() - fake.started_at)
+            where = f" {call.queue}" if call.queue else ""
+            lines.append(
+                f"  - {when} {call.action}{where}: {call.error_code}: {call.error_message}"
+            )
+            lines.append(f"      hint: {call.hint}")
     return lines
 
 
