@@ -13,6 +13,7 @@ from ._lazy import lazy_exports
 if TYPE_CHECKING:
     from .engine.errors import FakeSQSWarning
     from .fake.facade import FakeSQS, fake_sqs
+    from .fake.idle import IdleReport
     from .fake.options import Options
     from .fake.records import Call, DeadLetter, HistoryEvent, RefusedDelivery
     from .fake.trigger import InvocationContext, TriggerReport
@@ -28,6 +29,7 @@ __all__ = [
     "FakeSQSServer",
     "FakeSQSWarning",
     "HistoryEvent",
+    "IdleReport",
     "InvocationContext",
     "MessageView",
     "Options",
@@ -49,6 +51,7 @@ __getattr__, __dir__ = lazy_exports(
         "FakeSQSServer": ".server.server",
         "FakeSQSWarning": ".engine.errors",
         "HistoryEvent": ".fake.records",
+        "IdleReport": ".fake.idle",
         "InvocationContext": ".fake.trigger",
         "MessageView": ".fake.views",
         "Options": ".fake.options",

@@ -42,10 +42,10 @@ def test_a_poison_order_is_dead_lettered_after_three_receives(
     url = fakesqs.queue("orders").url
     place(url, 1, 250)
     place(url, 2, -5)  # poison
-    consumer.poll_once()
-    for _ in range(3):  # two more failed receives; the fourth receive moves it
-        fakesqs.advance_to_next_event()  # the 60 s visibility timeout passes at once
-        consumer.poll_once()
+    # Polls until nothing is left to do; each 60 s visibility timeout passes at once. The
+    # fourth receive moves the poison order: three failed receives, then the dead-letter queue.
+    report = fakesqs.run_until_idle(consumer.poll_once)
+    assert (report.steps, report.elapsed, report.dead_lettered) == (4, 180, 1)
 
     (poison,) = fakesqs.assert_dead_lettered("orders-dlq", match=r'"id": 2\b')
     assert (poison.source_queue, poison.receive_count) == ("orders", 3)
@@ -58,10 +58,9 @@ def test_the_dead_letter_queue_keeps_the_message_for_an_operator(
     fakesqs: FakeSQS, consumer: OrderConsumer
 ) -> None:
     place(fakesqs.queue("orders").url, 7, 0)
-    consumer.poll_once()
-    while not fakesqs.dead_letters():
-        fakesqs.advance_to_next_event()
-        consumer.poll_once()
+    # It stops once the consumer has nothing left to receive: the dead-letter queue, which
+    # nobody consumes, keeps its message (no jump to the retention expiry, days later).
+    fakesqs.run_until_idle(consumer.poll_once)
     fakesqs.assert_dead_lettered(body='{"id": 7, "amount": 0}', count=1)
     assert fakesqs.queue("orders-dlq").bodies() == ['{"id": 7, "amount": 0}']
     assert fakesqs.queue("orders-dlq").backlog().count == 1

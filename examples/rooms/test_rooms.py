@@ -8,7 +8,7 @@ import pytest
 
 from pytest_fakesqs import FakeSQS
 
-from .rooms import Rooms, send_command
+from .rooms import CommandConsumer, Rooms, send_command
 
 
 @pytest.fixture
@@ -73,3 +73,48 @@ def test_in_a_batch_the_commands_behind_a_poison_share_its_fate(
 
     assert rooms.log == ["arena: join bob", "arena: join cid"]
     assert (report.dead_lettered, dead_players(fakesqs)) == (2, ["ghost", "ann"])
+
+
+def test_a_worker_that_fails_the_whole_batch_dead_letters_every_room_in_it(
+    fakesqs: FakeSQS, commands: str
+) -> None:
+    """One bad command and nothing of the batch is deleted: every room's commands spend a
+    receive each time, and all of them reach the dead-letter queue with the poison."""
+    send_poison_and_friends(commands)
+    rooms = Rooms()
+    worker = CommandConsumer(commands, rooms, per_group=False)
+
+    report = fakesqs.run_until_idle(worker.poll_once)
+
+    assert rooms.log == []
+    assert dead_players(fakesqs) == ["ghost", "ann", "bob", "cid"]
+    assert (report.steps, report.dead_lettered) == (4, 4)
+
+
+def test_per_room_stopping_at_the_first_failure_spares_the_other_rooms(
+    fakesqs: FakeSQS, commands: str
+) -> None:
+    """The fix: the arena goes through at once. The lobby's command behind the poison was
+    received with it each time, so it still reaches maxReceiveCount with it."""
+    send_poison_and_friends(commands)
+    rooms = Rooms()
+
+    fakesqs.run_until_idle(CommandConsumer(commands, rooms).poll_once)
+
+    assert rooms.log == ["arena: join bob", "arena: join cid"]
+    assert dead_players(fakesqs) == ["ghost", "ann"]
+
+
+def test_one_message_per_receive_spares_the_commands_behind_the_poison_too(
+    fakesqs: FakeSQS, commands: str
+) -> None:
+    """A room's next command is not received while its poison is in flight, so it spends no
+    receive: once the poison is dead-lettered (3 receives, 20 s apart) it applies in order."""
+    send_poison_and_friends(commands)
+    rooms = Rooms()
+
+    report = fakesqs.run_until_idle(CommandConsumer(commands, rooms, batch_size=1).poll_once)
+
+    assert rooms.log == ["arena: join bob", "arena: join cid", "lobby: join ann"]
+    assert dead_players(fakesqs) == ["ghost"]
+    assert report.elapsed == 60

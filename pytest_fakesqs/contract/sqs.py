@@ -122,8 +122,13 @@ class ContractSQS:
         self._slept += seconds
         return self.now()
 
-    def advance_to_next_event(self, queue: str | None = None) -> NoReturn:
+    def advance_to_next_event(
+        self, queue: str | None = None, *, include_expiry: bool = False
+    ) -> NoReturn:
         only_with_the_fake("advance_to_next_event()")
+
+    def run_until_idle(self, *args: Any, **kwargs: Any) -> NoReturn:
+        only_with_the_fake("run_until_idle()")
 
     # -- queues --------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from .settings import QueueKey, QueueSettings
 DeadLetterListener = Callable[[Queue, Queue, Message], None]
 SentListener = Callable[[Queue, list[Message]], None]  # one call per send or batch
 DeletedListener = Callable[[list[Message]], None]  # one call per delete or batch
+ReceivedListener = Callable[[Queue, list[Delivery]], None]  # one call per receive, even empty
 
 
 @dataclass(slots=True)
@@ -63,6 +64,8 @@ class Broker:
         # Told of the messages that left for good without a delete: expired, purged, or in a
         # queue that was deleted (an expiry is told under its queue's lock, as it happens).
         self.removed_listeners: list[DeletedListener] = []
+        # Told of every receive once it returns (empty ones too), in the receiving thread.
+        self.received_listeners: list[ReceivedListener] = []
         self.faults: FaultDecisions | None = None
         self.move_tasks = MoveTaskRunner(self)
 
@@ -188,6 +191,22 @@ class Broker:
         receipt handles of an earlier receive with the same id, within 5 minutes, as long as
         none of them was modified since.
         """
+        deliveries = self._receive(
+            queue, max_messages, visibility_timeout, wait_seconds, attempt_id
+        )
+        if self.received_listeners:
+            for listener in self.received_listeners:
+                listener(queue, deliveries)
+        return deliveries
+
+    def _receive(
+        self,
+        queue: Queue,
+        max_messages: int,
+        visibility_timeout: float | None,
+        wait_seconds: float,
+        attempt_id: str | None,
+    ) -> list[Delivery]:
         timeout = (
             queue.settings.visibility_timeout if visibility_timeout is None else visibility_timeout
         )

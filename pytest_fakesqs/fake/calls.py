@@ -12,7 +12,7 @@ from ..api import SqsService
 from ..api.errors import SqsError
 from ..protocol import WireHandler
 from ..protocol.dispatch import CallRecord
-from .mismatch import elsewhere_hint, is_queue_not_found
+from .mismatch import attribute_hint, elsewhere_hint, is_queue_not_found
 from .records import PRIVATE, Call, moment
 from .text import offset, plural, see
 
@@ -50,14 +50,14 @@ class CallLog:
         hint = None
         # Only a failed call pays for the check: the log is on every call's path.
         error = record.error
-        if (
-            error is not None
-            and is_queue_not_found(error)
-            and not record.injected
-            and record.context
-        ):
+        if error is not None and not record.injected:
             service = self._service
-            hint = elsewhere_hint(service.broker, service.addressing, record.context, record.params)
+            if is_queue_not_found(error) and record.context:
+                hint = elsewhere_hint(
+                    service.broker, service.addressing, record.context, record.params
+                )
+            else:
+                hint = attribute_hint(error, service.limits)
         with self._lock:
             if hint is not None:
                 self._hints[self._heard_count] = hint

@@ -8,6 +8,7 @@ from typing import Any
 from ..api import RequestContext, SqsError, SqsService
 from ..engine import Broker, Clock, Queue
 from ..engine.settings import QueueKey
+from .mismatch import attribute_hint
 
 
 class QueueDirectory:
@@ -45,7 +46,10 @@ class QueueDirectory:
                 "CreateQueue", {"QueueName": name, "Attributes": wire}, self.context()
             )
         except SqsError as error:
-            raise ValueError(f"cannot create queue {name!r}: {error.message}") from None
+            hint = attribute_hint(error, self.service.limits)
+            raise ValueError(
+                f"cannot create queue {name!r}: {error.message}" + (f" ({hint})" if hint else "")
+            ) from None
         url: str = result["QueueUrl"]
         return url
 

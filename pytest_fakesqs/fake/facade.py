@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -24,9 +24,11 @@ from .deliveries import RefusedDeliveries
 from .directory import QueueDirectory
 from .faults import FaultInjector
 from .history import MessageLog
+from .idle import DEFAULT_MAX_STEPS, IdleReport, IdleRun, Step, watched_queues
 from .options import Options, make_options
 from .queues_from import configured_queues
 from .records import PRIVATE, Call, DeadLetter, HistoryEvent, RefusedDelivery
+from .sleep_hint import SleepWatch
 from .time_travel import advance_to_next_event
 from .trigger import Handler, Shape, TriggerDriver, TriggerReport
 from .views import QueueView
@@ -82,6 +84,7 @@ class FakeSQS:
         )
         self._calls = CallLog(self.handler, self.service, limit=limit)
         self._refused = RefusedDeliveries(self.handler)
+        self.sleep_watch = SleepWatch(self.handler, self.clock)  # time.sleep on a frozen clock
         self._active = False
         self._env_set: list[str] = []
 
@@ -147,14 +150,45 @@ class FakeSQS:
         self.clock.advance(amount)
         return self.now()
 
-    def advance_to_next_event(self, queue: str | None = None) -> list[HistoryEvent]:
-        """Jump to the next moment a message changes (visible again, delay over, expired).
+    def advance_to_next_event(
+        self, queue: str | None = None, *, include_expiry: bool = False
+    ) -> list[HistoryEvent]:
+        """Jump to the next moment a message becomes visible (visible again, delay over, a move
+        task's move); with `include_expiry=True`, also to a moment messages only expire.
 
         With `queue`, the next moment that queue changes. Returns what changed, in every queue;
         `[]` (and the clock stays) when nothing is scheduled.
         """
         watched = None if queue is None else self._find(queue)
-        return advance_to_next_event(self.broker, watched)
+        return advance_to_next_event(self.broker, watched, include_expiry=include_expiry)
+
+    def run_until_idle(
+        self,
+        step: Step,
+        *,
+        queues: str | Iterable[str] | None = None,
+        max_steps: int = DEFAULT_MAX_STEPS,
+    ) -> IdleReport:
+        """Call `step()` (one poll of the consumer under test) until nothing is left to do.
+
+        Drains first: `step()` runs while a watched queue has a message to receive. Then the
+        clock jumps to the next moment one becomes receivable (a visibility timeout lapses, a
+        delay ends, a move task moves one; never a retention expiry) and it drains again, until
+        nothing in the watched queues is visible or scheduled. Watched are the queues `step()`
+        receives from (or `queues`), so a dead-letter queue nobody consumes stays as it is.
+
+        Raises (an AssertionError) when a message keeps coming back for `max_steps` steps, when
+        one that `step()` received expires, and when `step()` receives nothing from a watched
+        queue holding visible messages 100 times running. Returns what happened.
+        """
+        __tracebackhide__ = True
+        run = IdleRun(
+            self.directory,
+            step,
+            queues=watched_queues(self.directory, queues),
+            max_steps=max_steps,
+        )
+        return run.run()
 
     # -- queues --------------------------------------------------------------------------------
 

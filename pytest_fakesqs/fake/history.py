@@ -32,14 +32,17 @@ class MessageLog:
         self._usual_sender: str | None = None
         self._usual_system: object = None  # the usual sender's shared {"SenderId": ...}
         self._other_senders: dict[str, str] = {}
+        self._broker = broker
         broker.sent_listeners.append(self._sent)
         broker.moved_listeners.append(self._moved)
         broker.deleted_listeners.append(self._deleted)
+        broker.removed_listeners.append(self._removed)
         self.limit = limit
         self.forgotten = 0  # finished messages dropped to stay within the limit
         self._finished: deque[str] = deque()  # ids in the order they finished, with a limit
-        if limit is not None:
-            broker.removed_listeners.append(self._removed)
+        # Injected second deliveries that left without a delete (expired, purged): each is
+        # a copy of its message with its own fate, which the message's own story does not tell.
+        self._lost_duplicates: list[tuple[str, Message]] = []
 
     def _sent(self, queue: Queue, messages: list[Message]) -> None:
         first = self._first
@@ -76,7 +79,10 @@ class MessageLog:
     def _removed(self, messages: list[Message]) -> None:
         with self._lock:
             for message in messages:
-                self._finish(message.message_id)
+                if message.key != message.message_id:
+                    self._lost_duplicates.append((message.queue_name, message))
+                if self.limit is not None:
+                    self._finish(message.message_id)
 
     def _finish(self, message_id: str) -> None:
         """Count one more finished message, forgetting the oldest past the limit. Lock held."""
@@ -135,6 +141,15 @@ class MessageLog:
             raise LookupError(
                 f"no message with id {message_id!r} was sent while the fake was on{forgotten}"
             )
+        return self._events(message_id, copies)
+
+    def copy_events(self, queue_name: str, copy: Message) -> list[HistoryEvent]:
+        """The timeline of one copy of a message (an injected duplicate), in `queue_name`."""
+        return self._events(copy.message_id, [(queue_name, copy)])
+
+    def _events(
+        self, message_id: str, copies: list[tuple[str, Message | Story]]
+    ) -> list[HistoryEvent]:
         sender = self._other_senders.get(message_id, self._usual_sender)
         events: list[HistoryEvent] = []
         for queue_name, copy in copies:
@@ -165,6 +180,20 @@ class MessageLog:
             and (message.state is not State.GONE or _last_event(message) is not Event.DELETED)
         ]
 
+    def duplicates_not_deleted(self) -> list[tuple[str, Message]]:
+        """Injected second deliveries whose copy was not deleted: gone without a delete, then
+        those still waiting in their queue; each with the queue it was in."""
+        with self._lock:
+            lost = list(self._lost_duplicates)
+        waiting: list[tuple[str, Message]] = []
+        for queue in self._broker.queues():
+            if queue.duplicates:  # only a queue that ever made a copy can hold one
+                with queue.lock:
+                    waiting += [
+                        (queue.name, m) for m in queue.live_messages() if m.key != m.message_id
+                    ]
+        return lost + waiting
+
 
 def _last_event(message: Message) -> Event:
     return message.timeline()[-1][1]
@@ -191,12 +220,33 @@ def render_timeline(
 
 def describe_message(message: Message, queue_name: str, *, verbose: bool, now: float) -> str:
     """`1b9d6bcd in orders: in flight for 25s more, received 2 times, body '{"id": 1}'`."""
-    state = {
+    body = abridge(message.body, verbose=verbose)
+    return (
+        f"{short_id(message.message_id)} in {queue_name}: {_state(message, now)}, "
+        f"{_received(message.receive_count)}, body {body}"
+    )
+
+
+def describe_duplicate(message: Message, queue_name: str, *, verbose: bool, now: float) -> str:
+    """`1b9d6bcd in orders: injected duplicate, expired, never received, body 'x'`: the
+    receives counted are the copy's own, since it was made."""
+    timeline = message.timeline()
+    made = max(i for i, (_, event, _) in enumerate(timeline) if event is Event.DUPLICATED)
+    own = sum(1 for _, event, _ in timeline[made:] if event is Event.RECEIVED)
+    body = abridge(message.body, verbose=verbose)
+    return (
+        f"{short_id(message.message_id)} in {queue_name}: injected duplicate, "
+        f"{_state(message, now)}, {_received(own)}, body {body}"
+    )
+
+
+def _state(message: Message, now: float) -> str:
+    return {
         State.VISIBLE: "visible",
         State.DELAYED: f"delayed for {message.visible_at - now:g}s more",
         State.IN_FLIGHT: f"in flight for {message.visible_at - now:g}s more",
     }.get(message.state, _last_event(message).value)
-    count = message.receive_count
-    received = {0: "never received", 1: "received once"}.get(count, f"received {count} times")
-    body = abridge(message.body, verbose=verbose)
-    return f"{short_id(message.message_id)} in {queue_name}: {state}, {received}, body {body}"
+
+
+def _received(count: int) -> str:
+    return {0: "never received", 1: "received once"}.get(count, f"received {count} times")

@@ -1,8 +1,10 @@
-"""Why a queue was not found: the same name in another region or account of the registry.
+"""Why a call failed, where the fake can tell more than AWS's text (which stays as it is).
 
 A client configured for the wrong region, or signing as another account, is told only
 "The specified queue does not exist"; the fake knows every (region, account, name) key, so
-the failure message can say where the queue is.
+the failure message can say where the queue is. A misspelt queue attribute is told only
+"Unknown Attribute VisiblityTimeout."; the fake knows the real names, so it can name the
+closest one.
 """
 
 from __future__ import annotations
@@ -11,15 +13,36 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..api import RequestContext
+from ..api import queue_attributes as qa
 from ..api.addressing import Addressing
 from ..api.errors import Err, SqsError
+from ..api.limits import Limits
 from ..engine import Broker, QueueKey
+from .text import nearest
 
 _NOT_FOUND = Err.QueueDoesNotExist.spec
+_UNKNOWN_NAME = Err.InvalidAttributeName.spec
+_UNKNOWN_PREFIX, _UNKNOWN_SUFFIX = "Unknown Attribute ", "."
 
 
 def is_queue_not_found(error: SqsError) -> bool:
     return error.spec is _NOT_FOUND
+
+
+def attribute_hint(error: SqsError, limits: Limits) -> str | None:
+    """`did you mean 'VisibilityTimeout'?` for "Unknown Attribute VisiblityTimeout.", or None
+    (a real name refused on this queue or flavor, or nothing close)."""
+    message = error.message
+    if error.spec is not _UNKNOWN_NAME or not message.startswith(_UNKNOWN_PREFIX):
+        return None
+    name = message[len(_UNKNOWN_PREFIX) :].removesuffix(_UNKNOWN_SUFFIX)
+    known = [*qa.rules_for(limits), *qa.READ_ONLY]
+    close = None if name in known else nearest(name, known)
+    if close is None:
+        return None
+    if close.lower() == name.lower():
+        return f"did you mean {close!r}? (attribute names are case-sensitive)"
+    return f"did you mean {close!r}?"
 
 
 def elsewhere_hint(

@@ -63,9 +63,12 @@ def _check_queues(value: dict[str, Any]) -> None:
         dlq = attributes.get("dlq")
         count = attributes.get("max_receive_count")
         if dlq is not None and dlq not in value:
+            # A typo of a declared queue is far likelier than a queue left out.
+            others = [other for other in value if other != name]
+            close = nearest(dlq, others) if isinstance(dlq, str) else None
             raise ValueError(
                 f"queues[{name!r}]: dead-letter queue {dlq!r} is not declared; "
-                f"add {dlq!r}: {{}} to queues"
+                + (f"did you mean {close!r}?" if close else f"add {dlq!r}: {{}} to queues")
             )
         if (dlq is None) != (count is None):
             raise ValueError(

@@ -4,13 +4,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..fake.history import describe_message, render_timeline
+from ..api.errors import Err
+from ..fake.history import describe_duplicate, describe_message, render_timeline
+from ..fake.records import HistoryEvent
 from ..fake.text import offset, plural
 
 if TYPE_CHECKING:
+    from ..engine import Message
     from ..fake.facade import FakeSQS
 
 MESSAGE_LIMIT = 5
+_NOT_FOUND = Err.QueueDoesNotExist.spec.query_code
 
 
 def report_section(fake: FakeSQS, *, verbose: bool) -> str:
@@ -24,6 +28,8 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
             f"seed {fake.seed}: @pytest.mark.fakesqs(seed={fake.seed}) repeats this test's "
             "random choices"
         )
+    if fake.sleep_watch.hint is not None:
+        lines.append(fake.sleep_watch.hint)
     lines += _queue_lines(fake)
     lines += _refused_lines(fake)
     lines += _elsewhere_lines(fake)
@@ -71,33 +77,75 @@ def _queue_lines(fake: FakeSQS) -> list[str]:
 
 
 def _elsewhere_lines(fake: FakeSQS) -> list[str]:
-    """Calls that found no queue although one of that name lives in another region/account."""
+    """Failed calls the fake can explain: a queue that lives in another region or account, a
+    misspelt attribute name (AWS's text stays as it was; the hint line is the fake's)."""
     explained = [call for call in fake.calls() if call.hint is not None]
-    if not explained:
-        return []
-    lines = ["queues not found where the call looked:"]
-    for call in explained:
-        when = offset(call.at.timestamp() - fake.started_at)
-        lines.append(f"  - {when} {call.action} {call.queue}: {call.error_code}: {call.hint}")
+    not_found = [call for call in explained if call.error_code == _NOT_FOUND]
+    others = [call for call in explained if call.error_code != _NOT_FOUND]
+    lines = []
+    if not_found:
+        lines.append("queues not found where the call looked:")
+        for call in not_found:
+            when = offset(call.at.timestamp() - fake.started_at)
+            lines.append(f"  - {when} {call.action} {call.queue}: {call.error_code}: {call.hint}")
+    if others:
+        lines.append("calls refused:")
+        for call in others:
+            when = offset(call.at.timestamp() - fake.started_at)
+            where = f" {call.queue}" if call.queue else ""
+            lines.append(
+                f"  - {when} {call.action}{where}: {call.error_code}: {call.error_message}"
+            )
+            lines.append(f"      hint: {call.hint}")
     return lines
 
 
 def _message_lines(fake: FakeSQS, *, verbose: bool, now: float) -> list[str]:
     log = fake.message_log
-    unfinished = log.not_deleted()
     if not log.message_ids():
         return ["no messages were sent"]
-    if not unfinished:
+    unfinished = log.not_deleted()
+    duplicates = log.duplicates_not_deleted()
+    lines: list[str] = []
+    if unfinished:
+        lines.append(f"{plural(len(unfinished), 'message')} not deleted:")
+        shown = unfinished if verbose else unfinished[:MESSAGE_LIMIT]
+        for message_id in shown:
+            queue_name, message = log.latest(message_id)
+            lines.append("  " + describe_message(message, queue_name, verbose=verbose, now=now))
+            lines += _timeline(fake, log.events(message_id), verbose=verbose)
+        if len(shown) < len(unfinished):
+            lines.append(f"  … and {len(unfinished) - len(shown)} more (add -v to show all)")
+    elif not duplicates:
         return ["every message sent was deleted"]
-    lines = [f"{plural(len(unfinished), 'message')} not deleted:"]
-    shown = unfinished if verbose else unfinished[:MESSAGE_LIMIT]
-    for message_id in shown:
-        queue_name, message = log.latest(message_id)
-        lines.append("  " + describe_message(message, queue_name, verbose=verbose, now=now))
-        timeline = render_timeline(
-            log.events(message_id), started_at=fake.started_at, verbose=verbose
-        )
-        lines += [f"    {line}" for line in timeline]
-    if len(shown) < len(unfinished):
-        lines.append(f"  … and {len(unfinished) - len(shown)} more (add -v to show all)")
+    if duplicates:
+        lines += _duplicate_lines(fake, duplicates, verbose=verbose, now=now, alone=not lines)
     return lines
+
+
+def _duplicate_lines(
+    fake: FakeSQS,
+    duplicates: list[tuple[str, Message]],
+    *,
+    verbose: bool,
+    now: float,
+    alone: bool,
+) -> list[str]:
+    """Injected second deliveries (duplicate_delivery, duplicate_next) left undeleted: each
+    is its own copy of a message, with its own fate (received, expired, still waiting)."""
+    count = plural(len(duplicates), "injected duplicate")
+    # Never "every message sent was deleted" here: a copy that expired unreceived is the
+    # point (the consumer never saw SQS deliver it twice).
+    lines = [f"{count} not deleted{' (the messages themselves were)' if alone else ''}:"]
+    shown = duplicates if verbose else duplicates[:MESSAGE_LIMIT]
+    for queue_name, copy in shown:
+        lines.append("  " + describe_duplicate(copy, queue_name, verbose=verbose, now=now))
+        lines += _timeline(fake, fake.message_log.copy_events(queue_name, copy), verbose=verbose)
+    if len(shown) < len(duplicates):
+        lines.append(f"  … and {len(duplicates) - len(shown)} more (add -v to show all)")
+    return lines
+
+
+def _timeline(fake: FakeSQS, events: list[HistoryEvent], *, verbose: bool) -> list[str]:
+    timeline = render_timeline(events, started_at=fake.started_at, verbose=verbose)
+    return [f"    {line}" for line in timeline]

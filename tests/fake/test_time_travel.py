@@ -64,21 +64,68 @@ def test_nothing_scheduled_means_no_move_and_no_changes(fakesqs: FakeSQS) -> Non
     assert fakesqs.now() == before
 
 
-def test_retention_expiry_is_an_event(fakesqs: FakeSQS) -> None:
+def test_retention_expiry_is_an_event_only_when_asked_for(fakesqs: FakeSQS) -> None:
     url = fakesqs.create_queue("brief", MessageRetentionPeriod=60)
     message_id = client().send_message(QueueUrl=url, MessageBody="m")["MessageId"]
-    (change,) = fakesqs.advance_to_next_event()
+    assert fakesqs.advance_to_next_event() == []
+    assert fakesqs.now().minute == 0 and fakesqs.queue("brief").bodies() == ["m"]
+    (change,) = fakesqs.advance_to_next_event(include_expiry=True)
     assert (change.event, change.message_id, change.at.minute) == ("expired", message_id, 1)
 
 
-def test_a_loop_until_nothing_is_scheduled_ends(fakesqs: FakeSQS) -> None:
+def test_a_loop_until_nothing_is_scheduled_ends_before_the_expiry(fakesqs: FakeSQS) -> None:
     url = fakesqs.create_queue("jobs", VisibilityTimeout=5, MessageRetentionPeriod=60)
     client().send_message(QueueUrl=url, MessageBody="m")
     client().receive_message(QueueUrl=url)
     events = []
     while changes := fakesqs.advance_to_next_event():
         events += [c.event for c in changes]
+    assert events == ["visible again"]
+    while changes := fakesqs.advance_to_next_event(include_expiry=True):
+        events += [c.event for c in changes]
     assert events == ["visible again", "expired"]
+
+
+def test_an_expiry_the_clock_passes_on_the_way_to_an_event_is_reported(fakesqs: FakeSQS) -> None:
+    sqs = client()
+    brief = fakesqs.create_queue("brief", MessageRetentionPeriod=60)
+    slow = fakesqs.create_queue("slow", VisibilityTimeout=90)
+    sqs.send_message(QueueUrl=brief, MessageBody="b")
+    sqs.send_message(QueueUrl=slow, MessageBody="s")
+    sqs.receive_message(QueueUrl=slow)
+    changes = fakesqs.advance_to_next_event()  # to +90s; the expiry at +60s happened by then
+    assert [(c.queue, c.event, c.at.second) for c in changes] == [
+        ("brief", "expired", 0),
+        ("slow", "visible again", 30),
+    ]
+
+
+def test_the_documented_loop_ends_with_the_dead_letter_queue_intact(fakesqs: FakeSQS) -> None:
+    sqs = client()
+    dlq = fakesqs.create_queue("orders-dlq")
+    url = fakesqs.create_queue(
+        "orders",
+        VisibilityTimeout=30,
+        RedrivePolicy=f'{{"deadLetterTargetArn": "{fakesqs.queue(dlq).arn}", "maxReceiveCount": 2}}',
+    )
+    results = fakesqs.create_queue("results")
+    for body in ("good", "poison"):
+        sqs.send_message(QueueUrl=url, MessageBody=body)
+
+    def poll() -> None:
+        for m in sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10).get("Messages", []):
+            if m["Body"] != "poison":
+                sqs.send_message(QueueUrl=results, MessageBody=m["Body"])
+                sqs.delete_message(QueueUrl=url, ReceiptHandle=m["ReceiptHandle"])
+
+    poll()
+    while fakesqs.advance_to_next_event():
+        poll()
+    assert fakesqs.queue("orders-dlq").bodies() == ["poison"]
+    assert fakesqs.queue("results").bodies() == ["good"]
+    assert (
+        fakesqs.now() - fakesqs.history(fakesqs.dead_letters()[0].message_id)[0].at
+    ).seconds == 60
 
 
 def test_the_documented_loop_polls_before_it_jumps_so_nothing_expires_unreceived(
@@ -110,12 +157,12 @@ def test_the_documented_loop_polls_before_it_jumps_so_nothing_expires_unreceived
     assert events.count("deleted") == 3
 
 
-def test_a_loop_that_jumps_before_it_polls_expires_what_nobody_received(
+def test_a_loop_that_jumps_to_expiries_before_it_polls_expires_what_nobody_received(
     fakesqs: FakeSQS,
 ) -> None:
     url = fakesqs.create_queue("jobs")
     client().send_message(QueueUrl=url, MessageBody="never seen")
-    (change,) = fakesqs.advance_to_next_event()
+    (change,) = fakesqs.advance_to_next_event(include_expiry=True)
     assert (change.event, fakesqs.queue("jobs").backlog().count) == ("expired", 0)
 
 

@@ -103,6 +103,7 @@ PUBLIC_NAMES = [
     "FakeSQSServer",
     "FakeSQSWarning",
     "HistoryEvent",
+    "IdleReport",
     "InvocationContext",
     "MessageView",
     "Options",

@@ -6,6 +6,8 @@ import pytest
 
 from pytest_fakesqs.fake.declare import creation_order
 
+from .conftest import literal
+
 CHECKS = """
 import json, boto3, pytest
 
@@ -83,3 +85,36 @@ def test_dead_letter_queues_come_first_even_in_chains() -> None:
         "d": {},
     }
     assert creation_order(queues) == ["c", "b", "a", "d"]
+
+
+def test_a_misspelt_dead_letter_queue_is_told_the_declared_name(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.fakesqs(queues={
+            "orders": {"dlq": "orders-dql", "max_receive_count": 3},
+            "orders-dlq": {},
+        })
+        def test_misspelt(fakesqs):
+            pass
+
+        @pytest.mark.fakesqs(queues={"orders": {"dlq": "payments", "max_receive_count": 3}})
+        def test_missing(fakesqs):
+            pass
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(errors=2)
+    result.stdout.fnmatch_lines(
+        [
+            literal(
+                "ValueError: queues['orders']: dead-letter queue 'orders-dql' is not declared; "
+                "did you mean 'orders-dlq'?"
+            ),
+            literal(
+                "ValueError: queues['orders']: dead-letter queue 'payments' is not declared; "
+                "add 'payments': {} to queues"
+            ),
+        ]
+    )

@@ -129,3 +129,59 @@ def test_the_report_section_says_where_the_queue_is_and_shows_regions(
             "no messages were sent",
         ]
     )
+
+
+MISSPELT_ATTRIBUTE = """
+import boto3
+
+def test_creates_the_queue(fakesqs):
+    sqs = boto3.client("sqs", region_name="us-east-1",
+                       aws_access_key_id="a", aws_secret_access_key="b")
+    sqs.create_queue(QueueName="orders", Attributes={"VisiblityTimeout": "30"})
+"""
+
+
+def test_a_misspelt_attribute_keeps_aws_text_and_the_report_hints_the_real_name(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(MISSPELT_ATTRIBUTE)
+    result = pytester.runpytest()
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E * An error occurred (InvalidAttributeName) when calling the CreateQueue "
+            "operation: Unknown Attribute VisiblityTimeout.",
+            "*- fakesqs -*",
+            "calls refused:",
+            "  - +0s CreateQueue orders: InvalidAttributeName: Unknown Attribute VisiblityTimeout.",
+            "      hint: did you mean 'VisibilityTimeout'?",
+        ]
+    )
+
+
+def test_attribute_hints_name_the_closest_real_attribute_or_nothing(fakesqs: FakeSQS) -> None:
+    sqs = client()
+    url = sqs.create_queue(QueueName="orders")["QueueUrl"]
+    for names in (["visibilitytimeout"], ["ApproximateNumberOfMessagez"], ["Colour"]):
+        with pytest.raises(ClientError) as raised:
+            sqs.get_queue_attributes(QueueUrl=url, AttributeNames=names)
+        assert raised.value.response["Error"]["Message"] == f"Unknown Attribute {names[0]}."
+    with pytest.raises(ClientError):  # a real attribute, refused on a standard queue
+        sqs.set_queue_attributes(QueueUrl=url, Attributes={"FifoQueue": "true"})
+    assert [call.hint for call in fakesqs.calls()][1:] == [
+        "did you mean 'VisibilityTimeout'? (attribute names are case-sensitive)",
+        "did you mean 'ApproximateNumberOfMessages'?",
+        None,
+        None,
+    ]
+
+
+def test_a_declared_queue_with_a_misspelt_attribute_is_told_the_real_name(
+    fakesqs: FakeSQS,
+) -> None:
+    with pytest.raises(ValueError) as raised:
+        fakesqs.create_queue("orders", VisiblityTimeout=30)
+    assert str(raised.value) == (
+        "cannot create queue 'orders': Unknown Attribute VisiblityTimeout. "
+        "(did you mean 'VisibilityTimeout'?)"
+    )

@@ -118,3 +118,63 @@ def test_a_section_says_so_when_nothing_was_sent_or_everything_was_deleted(
     assert report_section(fakesqs, verbose=False).splitlines()[-1] == (
         "every message sent was deleted"
     )
+
+
+DUPLICATE_EXPIRED = """
+import boto3, pytest
+
+@pytest.mark.fakesqs(duplicate_delivery=1.0, seed=1)
+def test_handles_each_order_once(fakesqs):
+    sqs = boto3.client("sqs", region_name="us-east-1",
+                       aws_access_key_id="a", aws_secret_access_key="b")
+    url = fakesqs.create_queue("orders")
+    sqs.send_message(QueueUrl=url, MessageBody="order 1")
+    (m,) = sqs.receive_message(QueueUrl=url)["Messages"]
+    sqs.delete_message(QueueUrl=url, ReceiptHandle=m["ReceiptHandle"])
+    fakesqs.advance_to_next_event(include_expiry=True)  # the duplicate expires, unreceived
+    assert False, "look at the report"
+"""
+
+
+def test_a_duplicate_that_expired_unreceived_is_not_reported_as_deleted(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(DUPLICATE_EXPIRED)
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "  orders: 0 visible, 0 in flight, 0 delayed",
+            "1 injected duplicate not deleted (the messages themselves were):",
+            "  * in orders: injected duplicate, expired, never received, body 'order 1'",
+            "          +0s  orders: sent by AIDA*",
+            "          +0s  orders: received #1 handle …*",
+            "          +0s  orders: duplicated injected: SQS will deliver this message once more",
+            "     +345600s  orders: expired",
+        ]
+    )
+    assert "every message sent was deleted" not in result.stdout.str()
+
+
+def test_duplicates_left_behind_are_listed_beside_the_messages_left_behind(
+    fakesqs: FakeSQS,
+) -> None:
+    url = fakesqs.create_queue("q")
+    fakesqs.duplicate_next("q")
+    ctx = fakesqs.context()
+    first, second = (
+        fakesqs.service.call("SendMessage", {"QueueUrl": url, "MessageBody": body}, ctx)[
+            "MessageId"
+        ][:8]
+        for body in ("first", "second")
+    )
+    fakesqs.service.call("ReceiveMessage", {"QueueUrl": url, "VisibilityTimeout": 5}, ctx)
+    lines = report_section(fakesqs, verbose=False).splitlines()
+    assert [line for line in lines if not line.startswith("    ")][2:] == [
+        "  q: 2 visible, 1 in flight, 0 delayed",
+        "2 messages not deleted:",
+        f"  {first} in q: in flight for 5s more, received once, body 'first'",
+        f"  {second} in q: visible, never received, body 'second'",
+        "1 injected duplicate not deleted:",
+        f"  {first} in q: injected duplicate, visible, never received, body 'first'",
+    ]
