@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api import RequestContext, SqsError, SqsService
+from ..api.queue_record import attribute_text
 from ..engine import Broker, Clock, Queue
 from ..engine.settings import QueueKey
 
@@ -37,7 +38,7 @@ class QueueDirectory:
 
     def create(self, name: str, **attributes: Any) -> str:
         """Create a queue (attributes as in CreateQueue, values may be ints/bools); its URL."""
-        wire = {k: _attribute_text(v) for k, v in attributes.items()}
+        wire = {k: attribute_text(v) for k, v in attributes.items()}
         if name.endswith(".fifo"):
             wire.setdefault("FifoQueue", "true")
         try:
@@ -76,9 +77,3 @@ class QueueDirectory:
 
     def name(self, name_or_url: str) -> str:
         return self.find(name_or_url).name
-
-
-def _attribute_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

@@ -12,10 +12,10 @@ from urllib.parse import urlsplit
 
 from ..api import RequestContext
 from ..api.addressing import Addressing
-from ..api.errors import Err, SqsError
+from ..api.errors import ErrorCode, SqsError
 from ..engine import Broker, QueueKey
 
-_NOT_FOUND = Err.QueueDoesNotExist.spec
+_NOT_FOUND = ErrorCode.QueueDoesNotExist.spec
 
 
 def is_queue_not_found(error: SqsError) -> bool:
