@@ -20,7 +20,7 @@ import botocore.session
 from botocore.loaders import create_loader
 from botocore.model import ServiceModel
 
-from pytest_fakesqs.api.errors import Err
+from pytest_fakesqs.api.errors import ErrorCode
 from pytest_fakesqs.protocol.query import NAMESPACE
 from pytest_fakesqs.protocol.query_names import LIST_ELEMENTS, MAP_ENTRIES
 
@@ -54,7 +54,7 @@ def query_model_dict() -> dict[str, Any]:
             shapes[name]["locationName"] = entry.entry
             shapes[name]["key"]["locationName"] = entry.key
             shapes[name]["value"]["locationName"] = entry.value
-    for error in Err:
+    for error in ErrorCode:
         shape = shapes.get(error.spec.shape)
         if error.spec.modelled and shape is not None:
             shape["error"] = {

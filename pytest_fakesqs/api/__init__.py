@@ -8,7 +8,7 @@ from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor, RequestContext
-    from .errors import Err, ErrorSpec, SqsError
+    from .errors import Err, ErrorCode, ErrorSpec, SqsError
     from .limits import LIMITS, Limits
     from .service import SqsService
 
@@ -17,6 +17,7 @@ __all__ = [
     "DEFAULT_REGION",
     "LIMITS",
     "Err",
+    "ErrorCode",
     "ErrorSpec",
     "Flavor",
     "Limits",
@@ -32,6 +33,7 @@ __getattr__, __dir__ = lazy_exports(
         "DEFAULT_ACCOUNT_ID": ".context",
         "DEFAULT_REGION": ".context",
         "Err": ".errors",
+        "ErrorCode": ".errors",
         "ErrorSpec": ".errors",
         "Flavor": ".context",
         "LIMITS": ".limits",

@@ -17,9 +17,9 @@ from . import (
 )
 
 if TYPE_CHECKING:
-    from .core import Handler
+    from .core import ActionHandler
 
-ACTIONS: dict[str, Handler] = {
+ACTIONS: dict[str, ActionHandler] = {
     "CreateQueue": queues.create_queue,
     "GetQueueUrl": queues.get_queue_url,
     "ListQueues": queues.list_queues,

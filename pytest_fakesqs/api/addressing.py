@@ -6,10 +6,11 @@ import functools
 import hashlib
 import itertools
 import threading
+import weakref
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from ..engine import Broker, QueueKey
+from ..engine import Broker, Queue, QueueKey
 from .context import RequestContext
 
 YMQ_ENDPOINT = "https://message-queue.api.cloud.yandex.net"
@@ -88,6 +89,8 @@ class YmqAddressing:
         self._lock = threading.Lock()
         self._numbers = itertools.count(1)
         self._accounts_by_folder: dict[str, str] = {}
+        # Each queue's id, for as long as the queue object lives (a new queue, a new id).
+        self._queue_ids: weakref.WeakKeyDictionary[Queue, str] = weakref.WeakKeyDictionary()
 
     def cloud_id(self, account_id: str) -> str:
         return yc_id("cloud", account_id)
@@ -103,13 +106,13 @@ class YmqAddressing:
         if queue is None:
             return self.SERVICE_ID + "0" * 17
         with self._lock:
-            issued: str | None = queue.meta.get("ymq_queue_id")
+            issued = self._queue_ids.get(queue)
             if issued is None:
                 account_hash = int(hashlib.sha256(key[1].encode()).hexdigest(), 16) & 0x1FFF
                 issued = (
                     self.SERVICE_ID + _base32(next(self._numbers), 13) + _base32(account_hash, 4)
                 )
-                queue.meta["ymq_queue_id"] = issued
+                self._queue_ids[queue] = issued
             return issued
 
     def queue_url(self, ctx: RequestContext, key: QueueKey) -> str:
@@ -131,7 +134,7 @@ class YmqAddressing:
             return None
         key = (ctx.region, ctx.account_id, segments[2])
         queue = self._broker.find(key)
-        if queue is None or queue.meta.get("ymq_queue_id") != segments[1]:
+        if queue is None or self._queue_ids.get(queue) != segments[1]:
             return None  # a stale URL: the queue was deleted (and perhaps created again)
         return key
 

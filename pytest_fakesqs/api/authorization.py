@@ -14,11 +14,12 @@ from typing import Any, Protocol
 from ..engine import Broker, Queue, QueueKey
 from .addressing import Addressing
 from .context import RequestContext
-from .error_texts import Text
+from .error_texts import ErrorText
 from .errors import SqsError
 from .policy import AccessRequest, ConditionNotEvaluated, MalformedPolicy, Policy, evaluate, parse
 from .policy_conditions import SUPPORTED_KEYS
 from .principals import Principal, root
+from .queue_record import QueueRecord
 
 SINGLE_ACTION = {
     "SendMessageBatch": "SendMessage",
@@ -41,9 +42,11 @@ class QueueDirectory(Protocol):
     """What authorising needs of the service (SqsService is one)."""
 
     broker: Broker
-    addressing: Addressing
 
-    def current_attributes(self, queue: Queue) -> dict[str, str]: ...
+    @property
+    def addressing(self) -> Addressing: ...
+
+    def record(self, queue: Queue) -> QueueRecord: ...
 
     def queue_url(self, ctx: RequestContext, queue: Queue) -> str: ...
 
@@ -72,10 +75,10 @@ def check_policy(text: str, *, enforcing: bool) -> None:
     try:
         policy = parse(text)
     except MalformedPolicy:
-        raise Text.ATTRIBUTE_VALUE_INVALID(name="Policy") from None
+        raise ErrorText.ATTRIBUTE_VALUE_INVALID(name="Policy") from None
     unsupported = policy.operators_not_evaluated() if enforcing else []
     if unsupported:
-        raise Text.CONDITION_NOT_EVALUATED(
+        raise ErrorText.CONDITION_NOT_EVALUATED(
             operators=", ".join(unsupported), keys=", ".join(SUPPORTED_KEYS)
         )
 
@@ -107,7 +110,7 @@ def authorize(
     if queue is None or key is None:
         return
     principal = ctx.principal or root(ctx.account_id)
-    text = service.current_attributes(queue).get("Policy", "")
+    text = service.record(queue).attributes.policy or ""
     own_account = principal.account_id == key[1] and not principal.is_service
     if own_account and not text:
         return
@@ -117,7 +120,7 @@ def authorize(
     try:
         decision = evaluate(parsed(text) if text else None, request)
     except ConditionNotEvaluated as error:
-        raise Text.CONDITION_NOT_EVALUATED_IN_POLICY(operator=error, queue=key[2]) from None
+        raise ErrorText.CONDITION_NOT_EVALUATED_IN_POLICY(operator=error, queue=key[2]) from None
     if decision.outcome == "allow" or (decision.outcome == "implicit" and own_account):
         return
     who = principal.describe()
@@ -126,9 +129,13 @@ def authorize(
     else:
         reason = f"no statement allows {who}"
     if principal.is_service:
-        refusal = Text.SERVICE_ACCESS_DENIED(url=service.queue_url(ctx, queue))
+        refusal = ErrorText.SERVICE_ACCESS_DENIED(url=service.queue_url(ctx, queue))
     else:
-        row = Text.ACCESS_DENIED_EXPLICIT if decision.outcome == "deny" else Text.ACCESS_DENIED
+        row = (
+            ErrorText.ACCESS_DENIED_EXPLICIT
+            if decision.outcome == "deny"
+            else ErrorText.ACCESS_DENIED
+        )
         refusal = row(principal=principal.arn, action=f"sqs:{single.lower()}", resource=resource)
     raise AccessDenied(refusal, principal=principal, queue=key[2], reason=reason)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import EngineError, Outgoing, Queue
 from . import messages, receipts
 from .context import RequestContext
-from .error_texts import Text
+from .error_texts import ErrorText
 from .errors import SqsError
 from .params import get_int, get_list
 
@@ -22,23 +22,23 @@ _ENTRY_ID = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 def check_entries(service: Service, params: dict[str, Any], action: str) -> list[dict[str, Any]]:
     entries = get_list(params, "Entries")
     if not entries:
-        raise Text.EMPTY_BATCH(action=action)
+        raise ErrorText.EMPTY_BATCH(action=action)
     maximum = service.limits.max_batch_entries
     if len(entries) > maximum:
-        raise Text.TOO_MANY_ENTRIES(maximum=maximum, count=len(entries))
+        raise ErrorText.TOO_MANY_ENTRIES(maximum=maximum, count=len(entries))
     seen: set[str] = set()
     for entry in entries:
         if type(entry) is not dict:
-            raise Text.BATCH_ENTRY_NOT_A_STRUCTURE()
+            raise ErrorText.BATCH_ENTRY_NOT_A_STRUCTURE()
         entry_id = entry.get("Id")
         if type(entry_id) is not str or not (
             # Most ids are short ASCII letters and digits ("0".."9", "msg1"): no call needed.
             (len(entry_id) <= 80 and entry_id.isascii() and entry_id.isalnum())
             or _valid_entry_id(entry_id)
         ):
-            raise Text.INVALID_BATCH_ENTRY_ID()
+            raise ErrorText.INVALID_BATCH_ENTRY_ID()
         if entry_id in seen:
-            raise Text.BATCH_ENTRY_IDS_NOT_DISTINCT(id=entry_id)
+            raise ErrorText.BATCH_ENTRY_IDS_NOT_DISTINCT(id=entry_id)
         seen.add(entry_id)
     return entries
 
@@ -87,12 +87,10 @@ def send_message_batch(
     if queue.settings.fifo:
         # Missing FIFO ids fail the whole batch, not one entry (recorded AWS behaviour).
         if any(e.get("MessageGroupId") is None for e in entries):
-            raise Text.BATCH_MISSING_GROUP_ID()
-        content_based = service.current_attributes(queue).get("ContentBasedDeduplication")
-        if content_based != "true" and any(
-            e.get("MessageDeduplicationId") is None for e in entries
-        ):
-            raise Text.FIFO_NEEDS_DEDUPLICATION()
+            raise ErrorText.BATCH_MISSING_GROUP_ID()
+        content_based = service.record(queue).attributes.content_based_deduplication
+        if not content_based and any(e.get("MessageDeduplicationId") is None for e in entries):
+            raise ErrorText.FIFO_NEEDS_DEDUPLICATION()
     # Validate every entry first, then enqueue the valid ones under one engine lock. The batch's
     # total size is summed on the way (an entry's checked size is its body's for a plain one).
     checked: list[Outgoing | SqsError] = []
@@ -108,7 +106,7 @@ def send_message_batch(
         checked.append(outgoing)
         total += outgoing.size if outgoing.attributes is None else _entry_size(entry)
     if total > service.limits.max_batch_bytes:
-        raise Text.BATCH_REQUEST_TOO_LONG(maximum=service.limits.max_batch_bytes, total=total)
+        raise ErrorText.BATCH_REQUEST_TOO_LONG(maximum=service.limits.max_batch_bytes, total=total)
     sent = iter(
         service.broker.send_many(queue, [c for c in checked if not isinstance(c, SqsError)])
     )
@@ -192,4 +190,4 @@ def _handle_or_refusal(entry: dict[str, Any]) -> str | SqsError:
     handle = entry.get("ReceiptHandle")
     if isinstance(handle, str) and handle:
         return handle
-    return Text.MISSING_PARAMETER(name="ReceiptHandle")
+    return ErrorText.MISSING_PARAMETER(name="ReceiptHandle")

@@ -9,7 +9,7 @@ if TYPE_CHECKING:
     from .principals import Principal
 
 Flavor = Literal["aws", "ymq"]
-Protocol = Literal["json", "query"]
+WireProtocol = Literal["json", "query"]  # the wire protocol a request came in
 
 DEFAULT_REGION = "us-east-1"
 DEFAULT_ACCOUNT_ID = "123456789012"
@@ -21,7 +21,7 @@ class RequestContext:
     account_id: str = DEFAULT_ACCOUNT_ID
     # scheme://host[:port] the client was configured with; queue URLs are built on it.
     base_url: str = ""
-    protocol: Protocol = "json"
+    protocol: WireProtocol = "json"
     # The access key id from the SigV4 credential scope, when the request was signed.
     access_key: str | None = None
     # The X-Amzn-Trace-Id header (X-Ray): SQS stores it as a sent message's AWSTraceHeader.

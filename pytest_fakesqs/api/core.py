@@ -4,24 +4,33 @@ import each other."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, MutableMapping
 from typing import Any, Protocol
 
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
 from .addressing import Addressing
 from .context import Flavor, RequestContext
+from .dialect import Dialect
 from .errors import SqsError
 from .limits import Limits
+from .queue_record import QueueAttributes, QueueRecord
 
 
 class Service(Protocol):
     """One fake SQS service, as the handlers of its actions see it (see service.SqsService)."""
 
     broker: Broker
-    flavor: Flavor
-    limits: Limits
-    addressing: Addressing
+    dialect: Dialect  # what this flavor does differently: limits, addressing, error choices
     enforce_policies: bool  # authorise each call against the queue's Policy (authorization.py)
+
+    @property
+    def flavor(self) -> Flavor: ...
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def addressing(self) -> Addressing: ...
 
     def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]: ...
 
@@ -31,19 +40,16 @@ class Service(Protocol):
 
     def queue_url(self, ctx: RequestContext, queue: Queue) -> str: ...
 
-    def current_attributes(self, queue: Queue) -> dict[str, str]: ...
+    def record(self, queue: Queue) -> QueueRecord: ...
+
+    @property
+    def records(self) -> MutableMapping[Queue, QueueRecord]: ...
 
     def describe_queue(self, queue: Queue, ctx: RequestContext) -> dict[str, str]: ...
 
     def settings_for(
-        self, attributes: dict[str, str], *, fifo: bool, key: QueueKey
+        self, attributes: QueueAttributes, *, fifo: bool, key: QueueKey
     ) -> QueueSettings: ...
-
-    def validate_fifo_settings(self, attributes: dict[str, str]) -> None: ...
-
-    def validate_tags(
-        self, tags: dict[str, Any], current: dict[str, str] | None = None
-    ) -> None: ...
 
     def render_delivery(
         self, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]
@@ -51,4 +57,5 @@ class Service(Protocol):
 
 
 # An action's handler: (service, request parameters, caller) -> the answer's fields.
-Handler = Callable[[Service, dict[str, Any], RequestContext], dict[str, Any]]
+ActionHandler = Callable[[Service, dict[str, Any], RequestContext], dict[str, Any]]
+Handler = ActionHandler  # the earlier name, kept importable

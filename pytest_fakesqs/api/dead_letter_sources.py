@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Queue
 from .context import RequestContext
-from .error_texts import Text
+from .error_texts import ErrorText
 from .params import get_int, get_str
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ def list_dead_letter_source_queues(
     queue = service.resolve_queue(params, ctx)
     max_results = get_int(params, "MaxResults")
     if max_results is not None and not 1 <= max_results <= MAX_RESULTS:
-        raise Text.LIST_MAX_RESULTS(name="MaxResults", value=max_results, maximum=MAX_RESULTS)
+        raise ErrorText.LIST_MAX_RESULTS(name="MaxResults", value=max_results, maximum=MAX_RESULTS)
     sources = sources_of(service, queue)
     token = get_str(params, "NextToken")
     if token:
@@ -56,4 +56,4 @@ def _decode_token(token: str) -> str:
     try:
         return base64.b64decode(token, validate=True).decode()
     except (binascii.Error, ValueError, UnicodeDecodeError):
-        raise Text.NEXT_TOKEN_INVALID(name="NextToken", value=token) from None
+        raise ErrorText.NEXT_TOKEN_INVALID(name="NextToken", value=token) from None

@@ -1,6 +1,6 @@
 """The error catalogue: one row per AWS error (shape, query code, HTTP status, fault).
 
-Validation raises a row of the error-text table (error_texts.Text, each text with its source),
+Validation raises a row of the error-text table (error_texts.ErrorText, each text with its source),
 which names its row here; the protocol layer renders the row on the wire; tests iterate both.
 """
 
@@ -27,7 +27,7 @@ class ErrorSpec:
 _QS = "AWS.SimpleQueueService."
 
 
-class Err(enum.Enum):
+class ErrorCode(enum.Enum):
     QueueDoesNotExist = ErrorSpec(
         "QueueDoesNotExist",
         _QS + "NonExistentQueue",
@@ -116,10 +116,13 @@ class Err(enum.Enum):
 class SqsError(Exception):
     """An AWS error answer. `error` is a row of the catalogue, `message` AWS's exact text."""
 
-    def __init__(self, error: Err | ErrorSpec, message: str) -> None:
+    def __init__(self, error: ErrorCode | ErrorSpec, message: str) -> None:
         super().__init__(message)
-        self.spec = error.spec if isinstance(error, Err) else error
+        self.spec = error.spec if isinstance(error, ErrorCode) else error
         self.message = message
 
     def __repr__(self) -> str:
         return f"SqsError({self.spec.query_code!r}, {self.message!r})"
+
+
+Err = ErrorCode  # the earlier name, kept importable

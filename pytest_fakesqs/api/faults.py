@@ -2,31 +2,31 @@
 
 from __future__ import annotations
 
-from .error_texts import Text
-from .errors import Err, SqsError
+from .error_texts import ErrorText
+from .errors import ErrorCode, SqsError
 
 # What SQS (or KMS behind it) says with each error; used when a test injects one.
-INJECTABLE: dict[Err, Text] = {
-    Err.RequestThrottled: Text.INJECTED_REQUEST_THROTTLED,
-    Err.ThrottlingException: Text.INJECTED_THROTTLING,
-    Err.KmsThrottled: Text.INJECTED_KMS_THROTTLED,
-    Err.KmsAccessDenied: Text.INJECTED_KMS_ACCESS_DENIED,
-    Err.KmsDisabled: Text.INJECTED_KMS_DISABLED,
-    Err.KmsInvalidKeyUsage: Text.INJECTED_KMS_INVALID_KEY_USAGE,
-    Err.KmsInvalidState: Text.INJECTED_KMS_INVALID_STATE,
-    Err.KmsNotFound: Text.INJECTED_KMS_NOT_FOUND,
-    Err.KmsOptInRequired: Text.INJECTED_KMS_OPT_IN_REQUIRED,
-    Err.InternalError: Text.INJECTED_INTERNAL_ERROR,
-    Err.ServiceUnavailable: Text.INJECTED_SERVICE_UNAVAILABLE,
-    Err.OverLimit: Text.OVER_LIMIT,  # what a receive past the in-flight limit says
-    Err.InvalidSecurity: Text.INJECTED_INVALID_SECURITY,
-    Err.QueueDoesNotExist: Text.QUEUE_DOES_NOT_EXIST,
-    Err.PurgeQueueInProgress: Text.INJECTED_PURGE_IN_PROGRESS,
-    Err.UnsupportedOperation: Text.INJECTED_UNSUPPORTED_OPERATION,
+INJECTABLE: dict[ErrorCode, ErrorText] = {
+    ErrorCode.RequestThrottled: ErrorText.INJECTED_REQUEST_THROTTLED,
+    ErrorCode.ThrottlingException: ErrorText.INJECTED_THROTTLING,
+    ErrorCode.KmsThrottled: ErrorText.INJECTED_KMS_THROTTLED,
+    ErrorCode.KmsAccessDenied: ErrorText.INJECTED_KMS_ACCESS_DENIED,
+    ErrorCode.KmsDisabled: ErrorText.INJECTED_KMS_DISABLED,
+    ErrorCode.KmsInvalidKeyUsage: ErrorText.INJECTED_KMS_INVALID_KEY_USAGE,
+    ErrorCode.KmsInvalidState: ErrorText.INJECTED_KMS_INVALID_STATE,
+    ErrorCode.KmsNotFound: ErrorText.INJECTED_KMS_NOT_FOUND,
+    ErrorCode.KmsOptInRequired: ErrorText.INJECTED_KMS_OPT_IN_REQUIRED,
+    ErrorCode.InternalError: ErrorText.INJECTED_INTERNAL_ERROR,
+    ErrorCode.ServiceUnavailable: ErrorText.INJECTED_SERVICE_UNAVAILABLE,
+    ErrorCode.OverLimit: ErrorText.OVER_LIMIT,  # what a receive past the in-flight limit says
+    ErrorCode.InvalidSecurity: ErrorText.INJECTED_INVALID_SECURITY,
+    ErrorCode.QueueDoesNotExist: ErrorText.QUEUE_DOES_NOT_EXIST,
+    ErrorCode.PurgeQueueInProgress: ErrorText.INJECTED_PURGE_IN_PROGRESS,
+    ErrorCode.UnsupportedOperation: ErrorText.INJECTED_UNSUPPORTED_OPERATION,
 }
 
 
-def find_injectable(code: str) -> Err:
+def find_injectable(code: str) -> ErrorCode:
     """An injectable error by its query code ("KMS.ThrottlingException") or shape name."""
     for error in INJECTABLE:
         if code in (error.spec.query_code, error.spec.shape, error.name):

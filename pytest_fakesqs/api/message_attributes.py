@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .error_texts import Text
+from .error_texts import ErrorText
 from .md5 import AttributeValues, md5_of_attributes
 
 # Letters and digits of any script (AWS-validated: `attr.1øßä` is valid), `_`, `-` and `.`.
@@ -33,9 +33,9 @@ def parse_attributes(
 ) -> dict[str, tuple[str, str | bytes]]:
     """Validated attributes as name -> (DataType, str or bytes value)."""
     if not isinstance(raw, Mapping):
-        raise Text.ATTRIBUTES_INVALID()
+        raise ErrorText.ATTRIBUTES_INVALID()
     if len(raw) > max_count:
-        raise Text.TOO_MANY_ATTRIBUTES(count=len(raw), maximum=max_count)
+        raise ErrorText.TOO_MANY_ATTRIBUTES(count=len(raw), maximum=max_count)
     parsed: dict[str, tuple[str, str | bytes]] = {}
     for name, spec in raw.items():
         parsed[name] = _parse_one(name, spec)
@@ -44,42 +44,42 @@ def parse_attributes(
 
 def _parse_one(name: str, spec: Any) -> tuple[str, str | bytes]:
     if not isinstance(name, str) or not name:
-        raise Text.ATTRIBUTE_NAME_EMPTY()
+        raise ErrorText.ATTRIBUTE_NAME_EMPTY()
     if len(name) > 256:
-        raise Text.ATTRIBUTE_NAME_TOO_LONG()
+        raise ErrorText.ATTRIBUTE_NAME_TOO_LONG()
     if not _NAME.match(name):
-        raise Text.ATTRIBUTE_NAME_INVALID()
+        raise ErrorText.ATTRIBUTE_NAME_INVALID()
     if name.lower().startswith(("aws.", "amazon.")) or name.startswith(".") or name.endswith("."):
-        raise Text.ATTRIBUTE_NAME_RESERVED()
+        raise ErrorText.ATTRIBUTE_NAME_RESERVED()
     if ".." in name:
-        raise Text.ATTRIBUTE_NAME_PERIODS(name=name)
+        raise ErrorText.ATTRIBUTE_NAME_PERIODS(name=name)
     if not isinstance(spec, Mapping):
-        raise Text.ATTRIBUTE_SPEC_INVALID(name=name)
+        raise ErrorText.ATTRIBUTE_SPEC_INVALID(name=name)
     data_type = spec.get("DataType")
     if not isinstance(data_type, str) or not data_type:
-        raise Text.ATTRIBUTE_TYPE_EMPTY(name=name)
+        raise ErrorText.ATTRIBUTE_TYPE_EMPTY(name=name)
     if not _TYPE.match(data_type):
-        raise Text.ATTRIBUTE_TYPE_INVALID(name=name)
+        raise ErrorText.ATTRIBUTE_TYPE_INVALID(name=name)
     if len(data_type) > 256:
-        raise Text.ATTRIBUTE_TYPE_TOO_LONG()
+        raise ErrorText.ATTRIBUTE_TYPE_TOO_LONG()
     if spec.get("StringListValues") or spec.get("BinaryListValues"):
-        raise Text.ATTRIBUTE_LIST_VALUES()
+        raise ErrorText.ATTRIBUTE_LIST_VALUES()
     if data_type.startswith("Binary"):
         value = spec.get("BinaryValue")
         if isinstance(value, str):
             try:
                 value = base64.b64decode(value, validate=True)
             except (binascii.Error, ValueError):
-                raise Text.ATTRIBUTE_BINARY_INVALID(name=name) from None
+                raise ErrorText.ATTRIBUTE_BINARY_INVALID(name=name) from None
         if not isinstance(value, bytes) or not value:
-            raise Text.ATTRIBUTE_VALUE_EMPTY(name=name, kind="Binary")
+            raise ErrorText.ATTRIBUTE_VALUE_EMPTY(name=name, kind="Binary")
         return data_type, value
     value = spec.get("StringValue")
     base_type = "Number" if data_type.startswith("Number") else "String"
     if not isinstance(value, str) or not value:
-        raise Text.ATTRIBUTE_VALUE_EMPTY(name=name, kind=base_type)
+        raise ErrorText.ATTRIBUTE_VALUE_EMPTY(name=name, kind=base_type)
     if has_invalid_characters(value):
-        raise Text.ATTRIBUTE_VALUE_CHARACTERS(name=name)
+        raise ErrorText.ATTRIBUTE_VALUE_CHARACTERS(name=name)
     if base_type == "Number":
         _check_number(name, value)
     return data_type, value
@@ -89,10 +89,10 @@ def _check_number(name: str, value: str) -> None:
     try:
         number = float(value)
     except ValueError:
-        raise Text.ATTRIBUTE_NOT_A_NUMBER(name=name) from None
+        raise ErrorText.ATTRIBUTE_NOT_A_NUMBER(name=name) from None
     digits = re.sub(r"[^0-9]", "", value.split("e")[0].split("E")[0])
     if len(digits.lstrip("0")) > 38 or (number != 0 and not 1e-128 <= abs(number) <= 1e126):
-        raise Text.ATTRIBUTE_NUMBER_RANGE(name=name, value=value)
+        raise ErrorText.ATTRIBUTE_NUMBER_RANGE(name=name, value=value)
 
 
 def attributes_size(attributes: AttributeValues) -> int:

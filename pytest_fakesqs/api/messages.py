@@ -3,29 +3,24 @@
 from __future__ import annotations
 
 import hashlib
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Message, Outgoing, Queue
-from . import message_attributes as ma
+from . import message_attributes
 from .context import RequestContext
-from .error_texts import Text
+from .error_texts import ErrorText
 from .errors import SqsError
 from .md5 import md5_of_attributes, md5_of_encoded_body
-from .params import get_int, get_map, get_str
+from .params import FIFO_TOKEN, get_int, get_map, get_str
 
 if TYPE_CHECKING:
     from .core import Service
 
-# Alphanumeric and punctuation, 1 to 128: MessageGroupId and MessageDeduplicationId.
-_FIFO_ID = re.compile(r"^[!-~]{1,128}$")
-
 
 def max_message_size(service: Service, queue: Queue) -> int:
     """The queue's MaximumMessageSize, or the flavor's limit when the queue sets none."""
-    configured = int(service.current_attributes(queue).get("MaximumMessageSize", "0"))
-    return configured or service.limits.max_message_size
+    return service.record(queue).attributes.maximum_message_size or service.limits.max_message_size
 
 
 @dataclass(slots=True, frozen=True)
@@ -60,7 +55,7 @@ def prepare(
     body: str = entry["MessageBody"]
     # Most sends carry no attributes: skip their parsing then (this is the hot path).
     attributes = (
-        ma.parse_attributes(
+        message_attributes.parse_attributes(
             get_map(entry, "MessageAttributes"), max_count=service.limits.max_message_attributes
         )
         if entry.get("MessageAttributes") is not None
@@ -74,38 +69,38 @@ def prepare(
     )
     if "AWSTraceHeader" not in system and ctx.trace_header:
         system["AWSTraceHeader"] = ctx.trace_header  # propagated from the X-Ray HTTP header
-    size = len(encoded) + (ma.attributes_size(attributes) if attributes else 0)
+    size = len(encoded) + (message_attributes.attributes_size(attributes) if attributes else 0)
     if size > max_size:
         raise _too_long(max_size, in_batch)
     delay = get_int(entry, "DelaySeconds")
     if delay is not None and not 0 <= delay <= service.limits.max_delay_seconds:
-        raise Text.DELAY_SECONDS(
+        raise ErrorText.DELAY_SECONDS(
             name="DelaySeconds", value=delay, maximum=service.limits.max_delay_seconds
         )
     group_id = get_str(entry, "MessageGroupId")
     dedup_id = get_str(entry, "MessageDeduplicationId")
-    if group_id is not None and not _FIFO_ID.match(group_id):
-        raise Text.FIFO_ID_INVALID(name="MessageGroupId", value=group_id)
-    if dedup_id is not None and not _FIFO_ID.match(dedup_id):
-        raise Text.FIFO_ID_INVALID(name="MessageDeduplicationId", value=dedup_id)
+    if group_id is not None and not FIFO_TOKEN.match(group_id):
+        raise ErrorText.FIFO_ID_INVALID(name="MessageGroupId", value=group_id)
+    if dedup_id is not None and not FIFO_TOKEN.match(dedup_id):
+        raise ErrorText.FIFO_ID_INVALID(name="MessageDeduplicationId", value=dedup_id)
     if queue.settings.fifo:
         if group_id is None:
             if in_batch:
-                raise Text.BATCH_MISSING_GROUP_ID()
-            raise Text.MISSING_PARAMETER(name="MessageGroupId")
+                raise ErrorText.BATCH_MISSING_GROUP_ID()
+            raise ErrorText.MISSING_PARAMETER(name="MessageGroupId")
         if not delay:
             delay = None  # DelaySeconds=0 on a FIFO queue means "the queue's delay"
-        elif service.limits.fifo_message_delay_ignored:
+        elif service.dialect.ignores_fifo_message_delay:
             delay = None  # YMQ: "does not apply", the queue's DelaySeconds is used
         else:
-            raise Text.NOT_FOR_THIS_QUEUE_TYPE(name="DelaySeconds", value=delay)
+            raise ErrorText.NOT_FOR_THIS_QUEUE_TYPE(name="DelaySeconds", value=delay)
         if dedup_id is None:
-            if service.current_attributes(queue).get("ContentBasedDeduplication") != "true":
-                raise Text.FIFO_NEEDS_DEDUPLICATION()
+            if not service.record(queue).attributes.content_based_deduplication:
+                raise ErrorText.FIFO_NEEDS_DEDUPLICATION()
             dedup_id = hashlib.sha256(body.encode("utf-8")).hexdigest()
     else:
         if dedup_id is not None:
-            raise Text.NOT_FOR_THIS_QUEUE_TYPE(name="MessageDeduplicationId", value=dedup_id)
+            raise ErrorText.NOT_FOR_THIS_QUEUE_TYPE(name="MessageDeduplicationId", value=dedup_id)
     sender = ctx.sender_id
     if system:
         system["SenderId"] = sender
@@ -132,17 +127,17 @@ def _checked_body(body: Any) -> bytes:
     if type(body) is str and body.isascii() and body.isprintable() and body:
         return body.encode()  # printable ASCII (space to tilde) is always valid: no regex
     if body is None or body == "":
-        raise Text.MISSING_PARAMETER(name="MessageBody")
+        raise ErrorText.MISSING_PARAMETER(name="MessageBody")
     if not isinstance(body, str):
-        raise Text.NOT_A_STRING(name="MessageBody", value=body)
-    invalid = ma.first_invalid_character(body)
+        raise ErrorText.NOT_A_STRING(name="MessageBody", value=body)
+    invalid = message_attributes.first_invalid_character(body)
     if invalid is not None:
-        raise Text.INVALID_MESSAGE_CONTENTS(character=invalid)
+        raise ErrorText.INVALID_MESSAGE_CONTENTS(character=invalid)
     return body.encode("utf-8")
 
 
 def _too_long(max_size: int, in_batch: bool) -> SqsError:
-    text = Text.BATCH_MESSAGE_TOO_LONG if in_batch else Text.MESSAGE_TOO_LONG
+    text = ErrorText.BATCH_MESSAGE_TOO_LONG if in_batch else ErrorText.MESSAGE_TOO_LONG
     return text(maximum=max_size)
 
 
@@ -165,14 +160,16 @@ def _system_attributes(raw: dict[str, Any]) -> dict[str, Any]:
     system: dict[str, Any] = {}
     for name, spec in raw.items():
         if name != "AWSTraceHeader":
-            raise Text.SYSTEM_ATTRIBUTE_UNSUPPORTED(name="MessageSystemAttributes", value=name)
+            raise ErrorText.SYSTEM_ATTRIBUTE_UNSUPPORTED(name="MessageSystemAttributes", value=name)
         if not isinstance(spec, dict) or spec.get("DataType") != "String":
-            raise Text.TRACE_HEADER_EMPTY()
+            raise ErrorText.TRACE_HEADER_EMPTY()
         value = spec.get("StringValue")
         if not isinstance(value, str) or not value:
-            raise Text.TRACE_HEADER_EMPTY()
-        if ma.has_invalid_characters(value):  # as for user attributes; also keeps MD5 encodable
-            raise Text.TRACE_HEADER_CHARACTERS()
+            raise ErrorText.TRACE_HEADER_EMPTY()
+        if message_attributes.has_invalid_characters(
+            value
+        ):  # as for user attributes; also keeps MD5 encodable
+            raise ErrorText.TRACE_HEADER_CHARACTERS()
         system["AWSTraceHeader"] = value
     return system
 

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any
 from ..engine import MoveFailure, MoveStatus, MoveTask, Queue, TaskAlreadyRunning, TaskNotRunning
 from .context import RequestContext
 from .dead_letter_sources import sources_of
-from .error_texts import Text
-from .errors import Err
+from .error_texts import ErrorText
+from .errors import ErrorCode
 from .params import get_int, get_str, require_str
 
 if TYPE_CHECKING:
@@ -20,16 +20,16 @@ if TYPE_CHECKING:
 MAX_RATE = 500
 MAX_LIST_RESULTS = 10
 # The engine's failure kinds, as AWS reports them in FailureReason.
-FAILURE_REASONS = {MoveFailure.QUEUE_MISSING: Err.QueueDoesNotExist.spec.query_code}
+FAILURE_REASONS = {MoveFailure.QUEUE_MISSING: ErrorCode.QueueDoesNotExist.spec.query_code}
 
 
 def _queue_by_arn(service: Service, arn: str, parameter: str) -> Queue:
     key = service.addressing.key_from_arn(arn)
     if key is None:
-        raise Text.ARN_FORMAT(parameter=parameter)
+        raise ErrorText.ARN_FORMAT(parameter=parameter)
     queue = service.broker.find(key)
     if queue is None:
-        raise Text.RESOURCE_NOT_FOUND(parameter=parameter)
+        raise ErrorText.RESOURCE_NOT_FOUND(parameter=parameter)
     return queue
 
 
@@ -59,10 +59,10 @@ def start_message_move_task(
     destination_arn = get_str(params, "DestinationArn")
     rate = get_int(params, "MaxNumberOfMessagesPerSecond")
     if rate is not None and not 1 <= rate <= MAX_RATE:
-        raise Text.MOVE_RATE(name="MaxNumberOfMessagesPerSecond", value=rate, maximum=MAX_RATE)
+        raise ErrorText.MOVE_RATE(name="MaxNumberOfMessagesPerSecond", value=rate, maximum=MAX_RATE)
     source = _queue_by_arn(service, source_arn, "SourceArn")
     if not sources_of(service, source):
-        raise Text.SOURCE_NOT_A_DLQ()
+        raise ErrorText.SOURCE_NOT_A_DLQ()
     destination = (
         _queue_by_arn(service, destination_arn, "DestinationArn") if destination_arn else None
     )
@@ -71,7 +71,7 @@ def start_message_move_task(
             source, None if destination is None else destination.key, rate
         )
     except TaskAlreadyRunning:
-        raise Text.TASK_ALREADY_RUNNING() from None
+        raise ErrorText.TASK_ALREADY_RUNNING() from None
     return {"TaskHandle": encode_handle(task.task_id, service.addressing.queue_arn(source.key))}
 
 
@@ -81,7 +81,7 @@ def list_message_move_tasks(
     source = _queue_by_arn(service, require_str(params, "SourceArn"), "SourceArn")
     max_results = get_int(params, "MaxResults")
     if max_results is not None and not 1 <= max_results <= MAX_LIST_RESULTS:
-        raise Text.MOVE_LIST_MAX_RESULTS(
+        raise ErrorText.MOVE_LIST_MAX_RESULTS(
             name="MaxResults", value=max_results, maximum=MAX_LIST_RESULTS
         )
     tasks = service.broker.move_tasks.for_source(source.key)
@@ -112,16 +112,16 @@ def cancel_message_move_task(
     handle = require_str(params, "TaskHandle")
     decoded = decode_handle(handle)
     if decoded is None or service.addressing.key_from_arn(decoded[1]) is None:
-        raise Text.TASK_HANDLE_INVALID()
+        raise ErrorText.TASK_HANDLE_INVALID()
     task_id, source_arn = decoded
     source = _queue_by_arn(service, source_arn, "SourceArn")
     runner = service.broker.move_tasks
     task = runner.get(task_id)
     if task is None or task.source != source.key:
-        raise Text.TASK_NOT_FOUND()
+        raise ErrorText.TASK_NOT_FOUND()
     try:
         runner.cancel(task_id)
     except TaskNotRunning:
         # Only a RUNNING task can be cancelled; a finished one is no longer an active task.
-        raise Text.TASK_NOT_FOUND() from None
+        raise ErrorText.TASK_NOT_FOUND() from None
     return {"ApproximateNumberOfMessagesMoved": task.moved}

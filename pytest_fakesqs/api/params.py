@@ -2,20 +2,25 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-from .error_texts import Text
+from .error_texts import ErrorText
+
+# Every FIFO token (MessageGroupId, MessageDeduplicationId, ReceiveRequestAttemptId):
+# alphanumeric and punctuation, 1 to 128 characters.
+FIFO_TOKEN = re.compile(r"^[!-~]{1,128}$")
 
 
 def get_str(params: Mapping[str, Any], name: str, *, required: bool = False) -> str | None:
     value = params.get(name)
     if value is None:
         if required:
-            raise Text.MISSING_PARAMETER(name=name)
+            raise ErrorText.MISSING_PARAMETER(name=name)
         return None
     if not isinstance(value, str):
-        raise Text.NOT_A_STRING(name=name, value=value)
+        raise ErrorText.NOT_A_STRING(name=name, value=value)
     return value
 
 
@@ -31,7 +36,7 @@ def get_int(params: Mapping[str, Any], name: str) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool):
-        raise Text.NOT_AN_INTEGER(name=name, value=value)
+        raise ErrorText.NOT_AN_INTEGER(name=name, value=value)
     if isinstance(value, int):
         return value
     if isinstance(value, str):
@@ -39,7 +44,7 @@ def get_int(params: Mapping[str, Any], name: str) -> int | None:
             return int(value.strip())
         except ValueError:
             pass
-    raise Text.NOT_AN_INTEGER(name=name, value=value)
+    raise ErrorText.NOT_AN_INTEGER(name=name, value=value)
 
 
 def get_list(params: Mapping[str, Any], name: str) -> list[Any]:
@@ -47,7 +52,7 @@ def get_list(params: Mapping[str, Any], name: str) -> list[Any]:
     if value is None:
         return []
     if not isinstance(value, list):
-        raise Text.PARAMETER_INVALID(name=name)
+        raise ErrorText.PARAMETER_INVALID(name=name)
     return value
 
 
@@ -55,7 +60,7 @@ def get_str_list(params: Mapping[str, Any], name: str) -> list[str]:
     values = get_list(params, name)
     for value in values:
         if not isinstance(value, str):
-            raise Text.NOT_A_STRING_LIST(name=name, value=value)
+            raise ErrorText.NOT_A_STRING_LIST(name=name, value=value)
     return values
 
 
@@ -64,5 +69,5 @@ def get_map(params: Mapping[str, Any], name: str) -> dict[str, Any]:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise Text.PARAMETER_INVALID(name=name)
+        raise ErrorText.PARAMETER_INVALID(name=name)
     return value

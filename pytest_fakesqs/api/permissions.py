@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Queue
 from .context import RequestContext
-from .error_texts import Text
+from .error_texts import ErrorText
 from .params import get_str_list, require_str
 
 if TYPE_CHECKING:
@@ -54,12 +54,12 @@ def _one_or_many(values: list[str]) -> str | list[str]:
 def _check_action(action: str) -> str:
     if action in GRANTABLE_ACTIONS:
         return f"SQS:{action}"
-    text = Text.ACTION_OWNER_ONLY if action in OWNER_ONLY_ACTIONS else Text.ACTION_UNKNOWN
+    text = ErrorText.ACTION_OWNER_ONLY if action in OWNER_ONLY_ACTIONS else ErrorText.ACTION_UNKNOWN
     raise text(name="ActionName", value=f"SQS:{action}")
 
 
 def _policy(service: Service, queue: Queue) -> dict[str, Any] | None:
-    text = service.current_attributes(queue).get("Policy", "")
+    text = service.record(queue).attributes.policy
     try:
         document = json.loads(text) if text else None
     except ValueError:
@@ -70,28 +70,26 @@ def _policy(service: Service, queue: Queue) -> dict[str, Any] | None:
 
 
 def _store(service: Service, queue: Queue, document: dict[str, Any] | None) -> None:
-    attributes = service.current_attributes(queue)
-    if document is None or not document["Statement"]:
-        attributes.pop("Policy", None)  # removing the last statement removes the policy
-    else:
-        attributes["Policy"] = json.dumps(document, separators=(",", ":"))
-    queue.meta["attributes"] = attributes
-    queue.meta["last_modified_at"] = service.broker.clock.now()
+    record = service.record(queue)
+    # Removing the last statement removes the policy.
+    text = json.dumps(document, separators=(",", ":")) if document and document["Statement"] else ""
+    record.attributes = record.attributes.updated({"Policy": text})
+    record.last_modified_at = service.broker.clock.now()
 
 
 def add_permission(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     label = require_str(params, "Label")
     if not _LABEL.match(label):
-        raise Text.LABEL_INVALID(name="Label", value=label)
+        raise ErrorText.LABEL_INVALID(name="Label", value=label)
     account_ids = get_str_list(params, "AWSAccountIds")
     actions = get_str_list(params, "Actions")
     if not actions:
-        raise Text.MISSING_PARAMETER(name="Actions")
+        raise ErrorText.MISSING_PARAMETER(name="Actions")
     if not account_ids:
-        raise Text.PRINCIPAL_UNVERIFIED(name="PrincipalId", value="[]")
+        raise ErrorText.PRINCIPAL_UNVERIFIED(name="PrincipalId", value="[]")
     if len(actions) > MAX_ACTIONS:
-        raise Text.TOO_MANY_ACTIONS(count=len(actions), maximum=MAX_ACTIONS)
+        raise ErrorText.TOO_MANY_ACTIONS(count=len(actions), maximum=MAX_ACTIONS)
     granted = [_check_action(action) for action in actions]
     arn = service.addressing.queue_arn(queue.key)
     statement = {
@@ -108,7 +106,7 @@ def add_permission(service: Service, params: dict[str, Any], ctx: RequestContext
             "Statement": [],
         }
         if any(existing.get("Sid") == label for existing in document["Statement"]):
-            raise Text.LABEL_EXISTS(name="Label", value=label)
+            raise ErrorText.LABEL_EXISTS(name="Label", value=label)
         document["Statement"].append(statement)
         _store(service, queue, document)
     return {}
@@ -124,7 +122,7 @@ def remove_permission(
         statements = [] if document is None else document["Statement"]
         kept = [s for s in statements if not (isinstance(s, dict) and s.get("Sid") == label)]
         if document is None or len(kept) == len(statements):
-            raise Text.LABEL_NOT_FOUND(name="Label", value=label)
+            raise ErrorText.LABEL_NOT_FOUND(name="Label", value=label)
         document["Statement"] = kept
         _store(service, queue, document)
     return {}

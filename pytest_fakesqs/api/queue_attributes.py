@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine import QueueSettings, RedriveTarget
 from . import policy
-from .error_texts import Text
+from .error_texts import ErrorText
 from .limits import Limits
+from .queue_record import AttributeValue, QueueAttributes
+
+if TYPE_CHECKING:
+    from .dialect import Dialect
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,7 +29,7 @@ class AttributeRule:
     fifo_only_text: bool = False
 
 
-def _rules(limits: Limits) -> dict[str, AttributeRule]:
+def _rules(limits: Limits, unsupported: tuple[str, ...]) -> dict[str, AttributeRule]:
     rules = (
         AttributeRule("DelaySeconds", "0", "int", 0, limits.max_delay_seconds),
         AttributeRule(
@@ -66,10 +70,11 @@ def _rules(limits: Limits) -> dict[str, AttributeRule]:
             fifo_only_text=True,
         ),
     )
-    return {rule.name: rule for rule in rules if rule.name not in limits.unsupported_attributes}
+    return {rule.name: rule for rule in rules if rule.name not in unsupported}
 
 
-RULES_BY_FLAVOR: dict[Limits, dict[str, AttributeRule]] = {}  # filled lazily per Limits
+# Filled lazily, per flavor's limits and the attributes it does not have.
+RULES_BY_FLAVOR: dict[tuple[Limits, tuple[str, ...]], dict[str, AttributeRule]] = {}
 READ_ONLY = (
     "ApproximateNumberOfMessages",
     "ApproximateNumberOfMessagesNotVisible",
@@ -80,54 +85,54 @@ READ_ONLY = (
 )
 
 
-def rules_for(limits: Limits) -> dict[str, AttributeRule]:
-    rules = RULES_BY_FLAVOR.get(limits)
+def rules_for(limits: Limits, unsupported: tuple[str, ...] = ()) -> dict[str, AttributeRule]:
+    """The attributes a queue of a flavor has (all but its `unsupported` ones), with their
+    ranges and defaults."""
+    key = (limits, unsupported)
+    rules = RULES_BY_FLAVOR.get(key)
     if rules is None:
-        rules = RULES_BY_FLAVOR[limits] = _rules(limits)
+        rules = RULES_BY_FLAVOR[key] = _rules(*key)
     return rules
 
 
-def validate(attributes: Mapping[str, Any], *, fifo: bool, limits: Limits) -> dict[str, str]:
-    """Check names and values; returns the canonical string form of each attribute given."""
-    rules = rules_for(limits)
+def validate(
+    attributes: Mapping[str, Any], *, fifo: bool, dialect: Dialect
+) -> dict[str, AttributeValue]:
+    """Check names and values; returns each attribute given, parsed ("" clears text)."""
+    rules = rules_for(dialect.limits, dialect.unsupported_attributes)
     if not isinstance(attributes, Mapping):
-        raise Text.ATTRIBUTES_NOT_A_MAP()
-    clean: dict[str, str] = {}
+        raise ErrorText.ATTRIBUTES_NOT_A_MAP()
+    clean: dict[str, AttributeValue] = {}
     for name, raw in attributes.items():
         rule = rules.get(name)
         if rule is None:
-            raise Text.UNKNOWN_ATTRIBUTE(name=name)
+            raise ErrorText.UNKNOWN_ATTRIBUTE(name=name)
         if rule.fifo_only and not fifo:
             if rule.fifo_only_text:
-                raise Text.FIFO_ONLY_ATTRIBUTE(name=name)
-            raise Text.UNKNOWN_ATTRIBUTE(name=name)
+                raise ErrorText.FIFO_ONLY_ATTRIBUTE(name=name)
+            raise ErrorText.UNKNOWN_ATTRIBUTE(name=name)
         value = raw if isinstance(raw, str) else str(raw) if raw is not None else ""
-        clean[name] = _check_value(rule, value, limits)
+        clean[name] = _check_value(rule, value, dialect)
     return clean
 
 
-def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
+def _check_value(rule: AttributeRule, value: str, dialect: Dialect) -> AttributeValue:
     if rule.kind == "int":
-        # YMQ's text names the range: "... Valid values are from 0 to 43200 both inclusive."
-        text = Text.ATTRIBUTE_VALUE_INVALID(name=rule.name)
-        if limits.flavor == "ymq":
-            text = Text.ATTRIBUTE_VALUE_OUT_OF_RANGE_YMQ(
-                name=rule.name, low=rule.low, high=rule.high
-            )
+        text = dialect.number_out_of_range(rule.name, rule.low, rule.high)
         try:
             number = int(value.strip())
         except ValueError:
             raise text from None
         if not rule.low <= number <= rule.high:
             raise text
-        return str(number)
+        return number
     if rule.kind == "bool":
         if value.lower() not in ("true", "false"):
-            raise Text.ATTRIBUTE_VALUE_INVALID(name=rule.name)
-        return value.lower()
+            raise ErrorText.ATTRIBUTE_VALUE_INVALID(name=rule.name)
+        return value.lower() == "true"
     if rule.kind == "enum":
         if value not in rule.choices:
-            raise Text.ATTRIBUTE_VALUE_INVALID(name=rule.name)
+            raise ErrorText.ATTRIBUTE_VALUE_INVALID(name=rule.name)
         return value
     # The Policy must be a document AWS would store (policy.py). AWS's refusal, "Invalid value
     # for the parameter Policy.", is quoted in hashicorp/terraform-provider-aws PR #42209 (2025).
@@ -135,58 +140,61 @@ def _check_value(rule: AttributeRule, value: str, limits: Limits) -> str:
         try:
             policy.parse(value)
         except policy.MalformedPolicy:
-            raise Text.ATTRIBUTE_VALUE_INVALID(name=rule.name) from None
+            raise ErrorText.ATTRIBUTE_VALUE_INVALID(name=rule.name) from None
     return value
 
 
-def reconcile_encryption(requested: Mapping[str, str], merged: dict[str, str]) -> None:
+def reconcile_encryption(
+    given: Mapping[str, AttributeValue], attributes: QueueAttributes
+) -> QueueAttributes:
     """KMS SSE and SQS-managed SSE exclude each other: enabling one turns the other off, and
     asking for both in one call is refused."""
-    kms_requested = bool(requested.get("KmsMasterKeyId"))
-    if kms_requested and requested.get("SqsManagedSseEnabled") == "true":
-        raise Text.ONE_KIND_OF_SSE()
-    if kms_requested:
-        merged["SqsManagedSseEnabled"] = "false"
-    elif requested.get("SqsManagedSseEnabled") == "true":
-        merged.pop("KmsMasterKeyId", None)
-        merged.pop("KmsDataKeyReusePeriodSeconds", None)
+    kms_given = bool(given.get("KmsMasterKeyId"))
+    if kms_given and given.get("SqsManagedSseEnabled") is True:
+        raise ErrorText.ONE_KIND_OF_SSE()
+    if kms_given:
+        return attributes.updated({"SqsManagedSseEnabled": False})
+    if given.get("SqsManagedSseEnabled") is True:
+        return attributes.updated({"KmsMasterKeyId": "", "KmsDataKeyReusePeriodSeconds": ""})
+    return attributes
+
+
+def check_fifo_settings(attributes: QueueAttributes) -> None:
+    """High throughput (perMessageGroupId) needs deduplication per message group."""
+    if (
+        attributes.fifo_throughput_limit == "perMessageGroupId"
+        and (attributes.deduplication_scope or "queue") == "queue"
+    ):
+        raise ErrorText.THROUGHPUT_NEEDS_GROUP_SCOPE()
 
 
 def settings_from(
-    attributes: Mapping[str, str],
+    attributes: QueueAttributes,
     *,
     fifo: bool,
-    limits: Limits,
+    dialect: Dialect,
     redrive: RedriveTarget | None,
 ) -> QueueSettings:
-    rules = rules_for(limits)
-
-    def number(name: str) -> float:
-        value = attributes.get(name) or rules[name].default
-        assert value is not None
-        return float(value)
-
+    limits = dialect.limits
     return QueueSettings(
         fifo=fifo,
-        visibility_timeout=number("VisibilityTimeout"),
-        delay=number("DelaySeconds"),
-        retention=number("MessageRetentionPeriod"),
+        visibility_timeout=float(attributes.visibility_timeout),
+        delay=float(attributes.delay_seconds),
+        retention=float(attributes.message_retention_period),
         redrive=redrive,
-        dedup_scope="messageGroup"
-        if attributes.get("DeduplicationScope") == "messageGroup"
-        else "queue",
+        dedup_scope="messageGroup" if attributes.deduplication_scope == "messageGroup" else "queue",
         max_in_flight=limits.fifo_in_flight if fifo else limits.standard_in_flight,
-        one_message_per_group=fifo and limits.one_message_per_group,
+        one_message_per_group=fifo and dialect.one_message_per_group,
     )
 
 
-def defaults(*, fifo: bool, limits: Limits) -> dict[str, str]:
+def defaults(*, fifo: bool, dialect: Dialect) -> QueueAttributes:
     """The attributes a new queue reports before anything is set."""
-    values: dict[str, str] = {}
-    for rule in rules_for(limits).values():
+    values: dict[str, AttributeValue] = {}
+    for rule in rules_for(dialect.limits, dialect.unsupported_attributes).values():
         if rule.default is None or (rule.fifo_only and not fifo):
             continue
-        values[rule.name] = rule.default
+        values[rule.name] = _check_value(rule, rule.default, dialect)
     if fifo:
-        values["FifoQueue"] = "true"
-    return values
+        values["FifoQueue"] = True
+    return QueueAttributes.of(values)

@@ -11,7 +11,7 @@ from ..engine import (
     VisibilityLimitExceeded,
 )
 from .context import RequestContext
-from .error_texts import Text
+from .error_texts import ErrorText
 from .errors import SqsError
 from .params import get_int, require_str
 
@@ -22,16 +22,16 @@ if TYPE_CHECKING:
 def handle_error(queue: Queue, exc: Exception, action: str) -> SqsError | None:
     """Map the engine's receipt-handle errors to AWS's answer; None means "succeed silently"."""
     if isinstance(exc, MalformedReceiptHandle):
-        return Text.RECEIPT_HANDLE_INVALID(handle=exc.handle)
+        return ErrorText.RECEIPT_HANDLE_INVALID(handle=exc.handle)
     if isinstance(exc, StaleReceiptHandle):
         if action == "ChangeMessageVisibility" and not exc.message_exists:
-            return Text.NOT_AVAILABLE_FOR_VISIBILITY(handle=exc.handle)
+            return ErrorText.NOT_AVAILABLE_FOR_VISIBILITY(handle=exc.handle)
         if queue.settings.fifo:
-            return Text.RECEIPT_HANDLE_EXPIRED(handle=exc.handle)
+            return ErrorText.RECEIPT_HANDLE_EXPIRED(handle=exc.handle)
         return None
     if isinstance(exc, VisibilityLimitExceeded):
         timeout = int(exc.timeout) if exc.timeout == int(exc.timeout) else exc.timeout
-        return Text.VISIBILITY_BEYOND_LIMIT(timeout=timeout)
+        return ErrorText.VISIBILITY_BEYOND_LIMIT(timeout=timeout)
     return None
 
 
@@ -46,10 +46,10 @@ def delete_one(service: Service, queue: Queue, handle: str) -> None:
 
 def change_one(service: Service, queue: Queue, handle: str, timeout: int | None) -> None:
     if timeout is None:
-        raise Text.MISSING_PARAMETER(name="VisibilityTimeout")
+        raise ErrorText.MISSING_PARAMETER(name="VisibilityTimeout")
     limit = service.limits.max_visibility_timeout
     if not 0 <= timeout <= limit:
-        raise Text.VISIBILITY_TIMEOUT(name="VisibilityTimeout", value=timeout, maximum=limit)
+        raise ErrorText.VISIBILITY_TIMEOUT(name="VisibilityTimeout", value=timeout, maximum=limit)
     try:
         service.broker.change_visibility(queue, handle, float(timeout))
     except (MalformedReceiptHandle, StaleReceiptHandle, VisibilityLimitExceeded) as exc:

@@ -2,21 +2,18 @@
 
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Delivery, QueueOverLimit
-from . import message_attributes as ma
+from . import message_attributes
 from .context import RequestContext
-from .error_texts import Text
+from .error_texts import ErrorText
 from .md5 import md5_of_attributes, md5_of_body
-from .params import get_int, get_str, get_str_list
+from .params import FIFO_TOKEN, get_int, get_str, get_str_list
 
 if TYPE_CHECKING:
     from .core import Service
 
-# Alphanumeric and punctuation, 1 to 128 (the rule of every FIFO token).
-_ATTEMPT_ID = re.compile(r"^[!-~]{1,128}$")
 SYSTEM_ATTRIBUTE_NAMES = (
     "SenderId",
     "SentTimestamp",
@@ -36,20 +33,22 @@ def receive_message(
     queue = service.resolve_queue(params, ctx)
     max_messages = get_int(params, "MaxNumberOfMessages")
     if max_messages is not None and not 1 <= max_messages <= 10:
-        raise Text.MAX_NUMBER_OF_MESSAGES(name="MaxNumberOfMessages", value=max_messages)
+        raise ErrorText.MAX_NUMBER_OF_MESSAGES(name="MaxNumberOfMessages", value=max_messages)
     visibility = get_int(params, "VisibilityTimeout")
     limit = service.limits.max_visibility_timeout
     if visibility is not None and not 0 <= visibility <= limit:
-        raise Text.VISIBILITY_TIMEOUT(name="VisibilityTimeout", value=visibility, maximum=limit)
+        raise ErrorText.VISIBILITY_TIMEOUT(
+            name="VisibilityTimeout", value=visibility, maximum=limit
+        )
     wait = get_int(params, "WaitTimeSeconds")
     max_wait = service.limits.max_wait_seconds
     if wait is not None and not 0 <= wait <= max_wait:
-        raise Text.WAIT_TIME_SECONDS(name="WaitTimeSeconds", value=wait, maximum=max_wait)
+        raise ErrorText.WAIT_TIME_SECONDS(name="WaitTimeSeconds", value=wait, maximum=max_wait)
     if wait is None:
-        wait = int(service.current_attributes(queue).get("ReceiveMessageWaitTimeSeconds", "0"))
+        wait = service.record(queue).attributes.receive_message_wait_time_seconds
     attempt_id = get_str(params, "ReceiveRequestAttemptId")
-    if attempt_id is not None and not _ATTEMPT_ID.match(attempt_id):
-        raise Text.ATTEMPT_ID_INVALID(name="ReceiveRequestAttemptId", value=attempt_id)
+    if attempt_id is not None and not FIFO_TOKEN.match(attempt_id):
+        raise ErrorText.ATTEMPT_ID_INVALID(name="ReceiveRequestAttemptId", value=attempt_id)
     # The deprecated AttributeNames and its successor are merged, as AWS does.
     wanted_system: set[str] = (
         set(get_str_list(params, "AttributeNames"))
@@ -67,9 +66,7 @@ def receive_message(
             attempt_id=attempt_id,
         )
     except QueueOverLimit:
-        if service.flavor == "ymq":
-            raise Text.YMQ_OVER_LIMIT() from None
-        raise Text.OVER_LIMIT() from None
+        raise service.dialect.over_limit() from None
     messages = [render_delivery(service, d, wanted_system, wanted_attributes) for d in deliveries]
     return {"Messages": messages} if messages else {}
 
@@ -89,10 +86,10 @@ def render_delivery(
         if chosen:
             rendered["Attributes"] = chosen
     if message.attributes:
-        selected = ma.select(message.attributes, wanted_attributes)
+        selected = message_attributes.select(message.attributes, wanted_attributes)
         if selected:
             rendered["MD5OfMessageAttributes"] = md5_of_attributes(selected)
-            rendered["MessageAttributes"] = ma.to_wire(selected)
+            rendered["MessageAttributes"] = message_attributes.to_wire(selected)
     return rendered
 
 

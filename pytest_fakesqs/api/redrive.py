@@ -7,14 +7,13 @@ invalid. Reason: ..."), an unparsable one is an InvalidAttributeValue.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-from ..engine import QueueKey, RedriveTarget
-from .error_texts import Text
-
-if TYPE_CHECKING:
-    from .core import Service
+from ..engine import Broker, Queue, QueueKey, RedriveTarget
+from .addressing import Addressing
+from .error_texts import ErrorText
+from .limits import Limits
+from .queue_record import QueueAttributes, QueueRecord
 
 REDRIVE_KEYS = ("maxReceiveCount", "deadLetterTargetArn")
 PERMISSIONS = ("allowAll", "denyAll", "byQueue")
@@ -30,21 +29,21 @@ def parse_redrive_policy(text: str, max_receive_count: int) -> RedriveTarget | N
     except ValueError:
         policy = None
     if not isinstance(policy, dict):
-        raise Text.REDRIVE_NOT_JSON()
+        raise ErrorText.REDRIVE_NOT_JSON()
     for key in REDRIVE_KEYS:
         if key not in policy:
-            raise Text.REDRIVE_MISSING_KEY(value=text, key=key)
+            raise ErrorText.REDRIVE_MISSING_KEY(value=text, key=key)
     count = policy["maxReceiveCount"]
     if not _is_count(count, max_receive_count):
-        raise Text.REDRIVE_COUNT(value=text, count=count, maximum=max_receive_count)
+        raise ErrorText.REDRIVE_COUNT(value=text, count=count, maximum=max_receive_count)
     arn = policy["deadLetterTargetArn"]
     parts = arn.split(":") if isinstance(arn, str) else []
     if len(parts) != 6 or parts[0] != "arn" or not parts[5]:
-        raise Text.REDRIVE_ARN_NOT_QUALIFIED(value=text)
+        raise ErrorText.REDRIVE_ARN_NOT_QUALIFIED(value=text)
     if len(policy) > len(REDRIVE_KEYS):
-        raise Text.REDRIVE_EXTRA_KEYS(value=text)
+        raise ErrorText.REDRIVE_EXTRA_KEYS(value=text)
     if parts[2] != "sqs":
-        raise Text.REDRIVE_NOT_SQS(value=text)
+        raise ErrorText.REDRIVE_NOT_SQS(value=text)
     return RedriveTarget((parts[3], parts[4], parts[5]), int(count))
 
 
@@ -73,41 +72,55 @@ def check_allow_policy(text: str) -> None:
         or any(key not in ("redrivePermission", "sourceQueueArns") for key in policy)
         or (arns is not None and not (isinstance(arns, list) and _all_strings(arns)))
     ):
-        raise Text.REDRIVE_ALLOW_FORMAT()
+        raise ErrorText.REDRIVE_ALLOW_FORMAT()
     if arns and policy["redrivePermission"] != "byQueue":
-        raise Text.REDRIVE_ALLOW_ARNS_NEED_BY_QUEUE(value=text)
+        raise ErrorText.REDRIVE_ALLOW_ARNS_NEED_BY_QUEUE(value=text)
     if policy["redrivePermission"] == "byQueue":
         if not arns:
-            raise Text.REDRIVE_ALLOW_BY_QUEUE_NEEDS_ARNS(value=text)
+            raise ErrorText.REDRIVE_ALLOW_BY_QUEUE_NEEDS_ARNS(value=text)
         if len(arns) > MAX_SOURCE_QUEUE_ARNS:
-            raise Text.REDRIVE_ALLOW_TOO_MANY_ARNS(value=text, maximum=MAX_SOURCE_QUEUE_ARNS)
+            raise ErrorText.REDRIVE_ALLOW_TOO_MANY_ARNS(value=text, maximum=MAX_SOURCE_QUEUE_ARNS)
 
 
 def _all_strings(values: list[Any]) -> bool:
     return all(isinstance(value, str) for value in values)
 
 
+class RedriveLookup(Protocol):
+    """What the redrive rules read of the service (SqsService is one)."""
+
+    broker: Broker
+
+    @property
+    def limits(self) -> Limits: ...
+
+    @property
+    def addressing(self) -> Addressing: ...
+
+    def record(self, queue: Queue) -> QueueRecord: ...
+
+
 def check(
-    service: Service, attributes: Mapping[str, str], *, fifo: bool, key: QueueKey
+    service: RedriveLookup, attributes: QueueAttributes, *, fifo: bool, key: QueueKey
 ) -> RedriveTarget | None:
     """All redrive rules for a queue about to have `attributes`; returns its engine target."""
-    check_allow_policy(attributes.get("RedriveAllowPolicy", ""))
-    text = attributes.get("RedrivePolicy", "")
+    check_allow_policy(attributes.redrive_allow_policy or "")
+    text = attributes.redrive_policy or ""
     target = parse_redrive_policy(text, service.limits.max_receive_count)
     if target is None:
         return None
     dead_letter_key = target.dead_letter_queue
     # The type is judged from the name first, so a wrong-type ARN is reported before lookup.
     if dead_letter_key[2].endswith(".fifo") != fifo:
-        raise Text.REDRIVE_TYPE_MISMATCH(value=text)
+        raise ErrorText.REDRIVE_TYPE_MISMATCH(value=text)
     dead_letter_queue = service.broker.find(dead_letter_key)
     if dead_letter_queue is None:
-        raise Text.REDRIVE_TARGET_MISSING(value=text)
+        raise ErrorText.REDRIVE_TARGET_MISSING(value=text)
     if dead_letter_queue.settings.fifo != fifo:
-        raise Text.REDRIVE_TYPE_MISMATCH(value=text)
-    allow = service.current_attributes(dead_letter_queue).get("RedriveAllowPolicy", "")
+        raise ErrorText.REDRIVE_TYPE_MISMATCH(value=text)
+    allow = service.record(dead_letter_queue).attributes.redrive_allow_policy or ""
     if not _allows(allow, service.addressing.queue_arn(key)):
-        raise Text.REDRIVE_NOT_ALLOWED(value=text)
+        raise ErrorText.REDRIVE_NOT_ALLOWED(value=text)
     return target
 
 

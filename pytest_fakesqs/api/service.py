@@ -2,40 +2,59 @@
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from ..engine import Broker, Delivery, Queue, QueueKey, QueueSettings
-from . import authorization, receiving, redrive, ymq
-from . import queue_attributes as qa
-from . import tags as tag_rules
+from . import authorization, receiving
+from . import queue_attributes as queue_rules
 from .actions import ACTIONS
-from .addressing import Addressing, AwsAddressing, YmqAddressing
+from .addressing import Addressing
 from .context import Flavor, RequestContext
-from .core import Handler
-from .error_texts import Text
+from .core import ActionHandler
+from .dialect import Dialect
+from .error_texts import ErrorText
 from .errors import SqsError
-from .limits import LIMITS, Limits
+from .limits import Limits
+from .queue_record import QueueAttributes, QueueRecord
 from .queues import describe_counts
+from .ymq import YmqDialect
+
+# Every flavor's dialect: adding a flavor is adding a row (and the dialect).
+DIALECTS: dict[Flavor, type[Dialect]] = {"aws": Dialect, "ymq": YmqDialect}
 
 
 class SqsService:
-    """One fake SQS service: a broker, a flavor's limits and addressing, the action table."""
+    """One fake SQS service: a broker, a flavor's dialect, the action table, and the api's
+    record of each queue."""
 
     def __init__(self, broker: Broker, *, flavor: Flavor = "aws") -> None:
         self.broker = broker
-        self.flavor: Flavor = flavor
-        self.limits: Limits = LIMITS[flavor]
-        self.addressing: Addressing = YmqAddressing(broker) if flavor == "ymq" else AwsAddressing()
-        self.actions: dict[str, Handler] = dict(ACTIONS)
+        self.dialect: Dialect = DIALECTS[flavor](broker)
+        self.actions: dict[str, ActionHandler] = dict(ACTIONS)
         # Opt-in: authorise each call against the queue's Policy (authorization.py).
         self.enforce_policies = False
+        # Each queue's configuration, for as long as the queue object lives.
+        self.records: weakref.WeakKeyDictionary[Queue, QueueRecord] = weakref.WeakKeyDictionary()
+
+    @property
+    def flavor(self) -> Flavor:
+        return self.dialect.flavor
+
+    @property
+    def limits(self) -> Limits:
+        return self.dialect.limits
+
+    @property
+    def addressing(self) -> Addressing:
+        return self.dialect.addressing
 
     def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
-        if action in self.limits.absent_actions:
-            raise ymq.absent_action(action, ctx)
+        if action in self.dialect.absent_actions:
+            raise self.dialect.absent_action(action, ctx)
         handler = self.actions.get(action)
         if handler is None:
-            raise Text.INVALID_ACTION(action=action)
+            raise ErrorText.INVALID_ACTION(action=action)
         if self.enforce_policies:
             authorization.authorize(self, action, params, ctx)
         return handler(self, params, ctx)
@@ -45,77 +64,42 @@ class SqsService:
     def resolve_queue(self, params: dict[str, Any], ctx: RequestContext) -> Queue:
         url = params.get("QueueUrl")
         if url is None or url == "":
-            raise Text.MISSING_PARAMETER(name="QueueUrl")
+            raise ErrorText.MISSING_PARAMETER(name="QueueUrl")
         if not isinstance(url, str):
-            raise Text.NOT_A_STRING(name="QueueUrl", value=url)
-        key = self.addressing.key_from_url(ctx, url)
+            raise ErrorText.NOT_A_STRING(name="QueueUrl", value=url)
+        key = self.dialect.addressing.key_from_url(ctx, url)
         queue = None if key is None else self.broker.find(key)
         if queue is None:
-            raise self.queue_does_not_exist()
+            raise self.dialect.queue_does_not_exist()
         return queue
 
     def queue_does_not_exist(self) -> SqsError:
-        if self.flavor == "ymq":
-            return Text.YMQ_QUEUE_DOES_NOT_EXIST()
-        return Text.QUEUE_DOES_NOT_EXIST()
+        return self.dialect.queue_does_not_exist()
 
     def queue_url(self, ctx: RequestContext, queue: Queue) -> str:
-        return self.addressing.queue_url(ctx, queue.key)
+        return self.dialect.addressing.queue_url(ctx, queue.key)
 
-    def current_attributes(self, queue: Queue) -> dict[str, str]:
-        attributes: dict[str, str] = queue.meta.get("attributes", {})
-        return attributes
+    def record(self, queue: Queue) -> QueueRecord:
+        """The api's record of a queue (created with it by CreateQueue)."""
+        return self.records[queue]
 
     def describe_queue(self, queue: Queue, ctx: RequestContext) -> dict[str, str]:
-        attributes = dict(self.current_attributes(queue))
+        """Every attribute GetQueueAttributes("All") answers, as AWS's strings."""
+        record = self.record(queue)
+        attributes = record.attributes.render()
         attributes.update(describe_counts(self, queue))
         attributes["CreatedTimestamp"] = str(int(queue.created_at))
-        attributes["LastModifiedTimestamp"] = str(
-            int(queue.meta.get("last_modified_at", queue.created_at))
-        )
-        attributes["QueueArn"] = self.addressing.queue_arn(queue.key)
-        if attributes.get("KmsMasterKeyId"):
-            attributes.setdefault("KmsDataKeyReusePeriodSeconds", "300")
-        else:  # the reuse period shows only while a KMS key is set
-            attributes.pop("KmsDataKeyReusePeriodSeconds", None)
+        attributes["LastModifiedTimestamp"] = str(int(record.last_modified_at))
+        attributes["QueueArn"] = self.dialect.addressing.queue_arn(queue.key)
         return dict(sorted(attributes.items()))
 
     def settings_for(
-        self, attributes: dict[str, str], *, fifo: bool, key: QueueKey
+        self, attributes: QueueAttributes, *, fifo: bool, key: QueueKey
     ) -> QueueSettings:
-        if self.flavor == "ymq":
-            return self._ymq_settings_for(attributes, fifo=fifo, key=key)
-        redrive_target = redrive.check(self, attributes, fifo=fifo, key=key)
-        return qa.settings_from(attributes, fifo=fifo, limits=self.limits, redrive=redrive_target)
-
-    def _ymq_settings_for(
-        self, attributes: dict[str, str], *, fifo: bool, key: QueueKey
-    ) -> QueueSettings:
-        redrive = ymq.parse_redrive_policy(
-            attributes.get("RedrivePolicy", ""),
-            self.addressing.key_from_arn,
-            self.limits.max_receive_count,
+        redrive_target = self.dialect.redrive_target(self, attributes, fifo=fifo, key=key)
+        return queue_rules.settings_from(
+            attributes, fifo=fifo, dialect=self.dialect, redrive=redrive_target
         )
-        if redrive is not None:
-            exists = self.broker.find(redrive.dead_letter_queue) is not None
-            ymq.check_dead_letter_target(key, redrive, fifo=fifo, exists=exists)
-        return qa.settings_from(attributes, fifo=fifo, limits=self.limits, redrive=redrive)
-
-    def validate_fifo_settings(self, attributes: dict[str, str]) -> None:
-        if (
-            attributes.get("FifoThroughputLimit") == "perMessageGroupId"
-            and attributes.get("DeduplicationScope", "queue") == "queue"
-        ):
-            raise Text.THROUGHPUT_NEEDS_GROUP_SCOPE()
-
-    def validate_tags(self, tags: dict[str, Any], current: dict[str, str] | None = None) -> None:
-        """Tags about to be added to a queue whose tags are `current`."""
-        if self.limits.tag_rules == "ymq":
-            ymq.validate_labels(tags, current or {}, self.limits.max_tags)
-            return
-        tag_rules.check_tags(tags)  # key and value lengths, as TagQueue checks them
-        if len(tags) > self.limits.max_tags:
-            raise Text.TOO_MANY_TAGS_AT_CREATE(maximum=self.limits.max_tags)
 
     def render_delivery(
         self, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]

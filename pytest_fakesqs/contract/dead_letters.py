@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from ..fake.dead_letters import Matcher, _criteria, _line, _why_not
+from ..fake.dead_letters import DeadLetterQuery, _line
 from ..fake.records import PRIVATE, DeadLetter
 from ..fake.text import plural
 
@@ -54,35 +54,27 @@ def read_dead_letters(
 
 
 def assert_dead_lettered(
-    records: list[DeadLetter],
-    endpoint_url: str,
-    queue: str | None,
-    body: str | None,
-    match: Matcher | None,
-    count: int | None,
-    info: str | None,
-    verbose: bool,
+    records: list[DeadLetter], endpoint_url: str, query: DeadLetterQuery
 ) -> list[DeadLetter]:
     __tracebackhide__ = True
+    verbose = query.verbose
     matched, rejected = [], []
     for record in records:
-        reason = _why_not(record, body, match, verbose)
+        reason = query.rejects(record)
         if reason is None:
             matched.append(record)
         else:
             rejected.append((record, reason))
-    if (len(matched) >= 1) if count is None else (len(matched) == count):
+    if query.satisfied_by(len(matched)):
         return matched
-    wanted = "at least 1 dead letter" if count is None else plural(count, "dead letter")
-    criteria = _criteria(queue, body, match, verbose)
     found = "none" if not matched else f"{len(matched)}:"
     lines = [
-        f"assert_dead_lettered: expected {wanted}{criteria}, found {found} "
+        f"assert_dead_lettered: expected {query.wanted()}{query.criteria()}, found {found} "
         f"(contract mode, {endpoint_url})"
     ]
     lines += [f"  - {_line(record, verbose)}" for record in matched]
-    if info:
-        lines.append(f"info: {info}")
+    if query.info:
+        lines.append(f"info: {query.info}")
     if rejected:
         lines.append(f"{plural(len(rejected), 'other dead letter')} did not match:")
         lines += [f"  - {_line(record, verbose)}: {why}" for record, why in rejected]

@@ -18,7 +18,8 @@ import boto3
 import pytest
 from botocore.exceptions import ClientError
 
-from ..fake.dead_letters import Matcher
+from ..api.queue_record import attribute_text
+from ..fake.dead_letters import DeadLetterQuery, Matcher
 from ..fake.options import Options
 from ..fake.records import DeadLetter
 from .dead_letters import assert_dead_lettered, assert_no_dead_letters, read_dead_letters
@@ -136,7 +137,7 @@ class ContractSQS:
         return f"{self.prefix}{name}"
 
     def create_queue(self, name: str, **attributes: Any) -> str:
-        wire = {k: _attribute_text(v) for k, v in attributes.items()}
+        wire = {k: attribute_text(v) for k, v in attributes.items()}
         if name.endswith(".fifo"):
             wire.setdefault("FifoQueue", "true")
         url: str = self.client.create_queue(QueueName=self.real_name(name), Attributes=wire)[
@@ -211,12 +212,7 @@ class ContractSQS:
         return assert_dead_lettered(
             self.dead_letters(queue),
             self.endpoint_url,
-            queue,
-            body,
-            match,
-            count,
-            info,
-            self.verbose,
+            DeadLetterQuery(queue, body, match, count, info, self.verbose),
         )
 
     def assert_no_dead_letters(self, queue: str | None = None) -> None:
@@ -245,12 +241,6 @@ class ContractSQS:
 
     def __repr__(self) -> str:
         return f"<ContractSQS endpoint={self.endpoint_url} prefix={self.prefix!r}>"
-
-
-def _attribute_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _declaration_order(queues: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:

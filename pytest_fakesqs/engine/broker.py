@@ -106,7 +106,7 @@ class Broker:
             self._deleted_at[key] = self.clock.now()
         with queue.lock:
             removed = queue.close(self.clock.now())
-        self._removed(removed)
+        self.notify_removed(removed)
         return queue
 
     def deleted_at(self, key: QueueKey) -> float | None:
@@ -394,13 +394,14 @@ class Broker:
             now = self.clock.now()
             queue.apply_due(now)
             removed = queue.purge(now)
-        self._removed(removed)
+        self.notify_removed(removed)
         return removed
 
     def _expired(self, message: Message) -> None:
-        self._removed([message])
+        self.notify_removed([message])
 
-    def _removed(self, messages: list[Message]) -> None:
+    def notify_removed(self, messages: list[Message]) -> None:
+        """Tell the removed_listeners: `messages` left for good without a delete."""
         if messages:
             for listener in self.removed_listeners:
                 listener(messages)

@@ -1,13 +1,15 @@
-"""Messages in (moment, sequence) order, smallest first: a standard queue's receive order
-(moment: `visible_at`) and every queue's retention order (moment: `enqueued_at`).
+"""Messages in (key, sequence) order, smallest first: a standard queue's receive order (key:
+`rank`, the send order, later for a message moved to the back) and every queue's retention
+order (key: `enqueued_at`). The key is the attribute named when the order is made.
 
-Most messages arrive in that order already (sent now, with the next sequence number), so they go
-to a deque as they are: O(1) in and out however deep the queue, and no entry object per message
-for the garbage collector to count. Only a message that arrives out of order (a redelivery, a
-dead-lettered message that keeps its enqueue time) pays a heap's O(log n) and an entry.
+Most messages arrive in that order already (sent now, with the next rank and sequence), so they
+go to a deque as they are: O(1) in and out however deep the queue, and no entry object per
+message for the garbage collector to count. Only a message that arrives out of order (visible
+again after a receive, a dead-lettered message that keeps its enqueue time) pays a heap's
+O(log n) and an entry.
 A pop takes the smaller of the two fronts, so the order is exactly a single heap's.
 
-A message's moment must not change while it is in the order. One that leaves it some other way
+A message's key must not change while it is in the order. One that leaves it some other way
 (deleted, expired) stays until it comes to the front, and the reader skips it; `keep` drops such
 messages all at once.
 """
@@ -28,10 +30,10 @@ _HeapEntry = tuple[float, int, Message]  # (moment, sequence, message); the pair
 
 
 class MessageOrder:
-    __slots__ = ("_heap", "_in_order", "_moment")
+    __slots__ = ("_heap", "_in_order", "_key")
 
-    def __init__(self, moment: str) -> None:
-        self._moment: Callable[[Message], float] = operator.attrgetter(moment)
+    def __init__(self, key: str) -> None:
+        self._key: Callable[[Message], float] = operator.attrgetter(key)
         self._in_order: deque[Message] = deque()
         self._heap: list[_HeapEntry] = []
 
@@ -39,7 +41,7 @@ class MessageOrder:
         in_order = self._in_order
         if in_order:
             last = in_order[-1]
-            moment, last_moment = self._moment(message), self._moment(last)
+            moment, last_moment = self._key(message), self._key(last)
             if moment < last_moment or (moment == last_moment and message.sequence < last.sequence):
                 heapq.heappush(self._heap, (moment, message.sequence, message))
                 return
@@ -52,7 +54,7 @@ class MessageOrder:
         if not in_order:
             return True
         first = in_order[0]
-        moment, top = self._moment(first), heap[0]
+        moment, top = self._key(first), heap[0]
         return top[0] < moment or (top[0] == moment and top[1] < first.sequence)
 
     def pop(self) -> Message:
@@ -78,7 +80,7 @@ class MessageOrder:
         """Every message whose moment is at or before `limit`; costs what it yields, not the
         depth (the deque's due messages are a prefix, a heap's a subtree at its root)."""
         for message in self._in_order:
-            if self._moment(message) > limit:
+            if self._key(message) > limit:
                 break
             yield message
         for _, _, message in heap_prefix(self._heap, lambda entry: entry[0] <= limit):

@@ -10,7 +10,6 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 from . import injected
 from .clock import Clock
@@ -43,7 +42,6 @@ class Queue:
         self.settings = settings
         self.clock = clock
         self.created_at = clock.now()
-        self.meta: dict[str, Any] = {}  # the api layer's own data (attributes, tags, policy...)
         self.lock = threading.Lock()
         self.condition = threading.Condition(self.lock)
         self.store = SlotStore()

@@ -57,7 +57,7 @@ class CallLog:
                     service.broker, service.addressing, record.context, record.params
                 )
             else:
-                hint = attribute_hint(error, service.limits)
+                hint = attribute_hint(error, service.dialect)
         with self._lock:
             if hint is not None:
                 self._hints[self._heard_count] = hint

@@ -123,49 +123,35 @@ class DeadLetterBook:
 
     # -- assertions ----------------------------------------------------------------------------
 
-    def assert_dead_lettered(
-        self,
-        queue: str | None,
-        body: str | None,
-        match: Matcher | None,
-        count: int | None,
-        info: str | None,
-        verbose: bool,
-    ) -> list[DeadLetter]:
+    def assert_dead_lettered(self, query: DeadLetterQuery) -> list[DeadLetter]:
         __tracebackhide__ = True
-        scope = self._in_scope(queue)
+        scope = self._in_scope(query.queue)
         matched: list[tuple[int, DeadLetter]] = []
         rejected: list[tuple[DeadLetter, str]] = []
         for index, move in scope:
             record = self._record(move)
-            reason = _why_not(record, body, match, verbose)
+            reason = query.rejects(record)
             if reason is None:
                 matched.append((index, record))
             else:
                 rejected.append((record, reason))
-        if (len(matched) >= 1) if count is None else (len(matched) == count):
+        if query.satisfied_by(len(matched)):
             with self._lock:
                 self._asserted.update(index for index, _ in matched)
             return [record for _, record in matched]
-        raise AssertionError(
-            self._mismatch(queue, body, match, count, info, matched, rejected, verbose)
-        )
+        raise AssertionError(self._mismatch(query, matched, rejected))
 
     def _mismatch(
         self,
-        queue: str | None,
-        body: str | None,
-        match: Matcher | None,
-        count: int | None,
-        info: str | None,
+        query: DeadLetterQuery,
         matched: list[tuple[int, DeadLetter]],
         rejected: list[tuple[DeadLetter, str]],
-        verbose: bool,
     ) -> str:
-        wanted = "at least 1 dead letter" if count is None else plural(count, "dead letter")
-        criteria = _criteria(queue, body, match, verbose)
+        queue, body, info, verbose = query.queue, query.body, query.info, query.verbose
         found = "none" if not matched else f"{len(matched)}:"
-        lines = [f"assert_dead_lettered: expected {wanted}{criteria}, found {found}"]
+        lines = [
+            f"assert_dead_lettered: expected {query.wanted()}{query.criteria()}, found {found}"
+        ]
         lines += [f"  - {_line(record, verbose)}" for _, record in matched]
         if info:
             lines.append(f"info: {info}")
@@ -270,9 +256,33 @@ def _latest_arrival(message: Message) -> tuple[float, Event] | None:
     return None
 
 
-def _why_not(
-    record: DeadLetter, body: str | None, match: Matcher | None, verbose: bool
-) -> str | None:
+@dataclass(frozen=True, slots=True)
+class DeadLetterQuery:
+    """What one assert_dead_lettered asks, in the fake and in contract mode: which dead letters
+    match, how many must, and the words a failure message describes them with."""
+
+    queue: str | None = None  # the dead-letter queue or its source; None: every queue
+    body: str | None = None  # the whole body
+    match: Matcher | None = None  # a regex searched in the body, or a predicate
+    count: int | None = None  # None: at least one
+    info: str | None = None  # the test's own words, shown on failure
+    verbose: bool = False
+
+    def rejects(self, record: DeadLetter) -> str | None:
+        """Why `record` does not match, or None when it does."""
+        return _why_not(record, self.body, self.match)
+
+    def satisfied_by(self, matched: int) -> bool:
+        return matched >= 1 if self.count is None else matched == self.count
+
+    def wanted(self) -> str:
+        return "at least 1 dead letter" if self.count is None else plural(self.count, "dead letter")
+
+    def criteria(self) -> str:
+        return _criteria(self.queue, self.body, self.match, self.verbose)
+
+
+def _why_not(record: DeadLetter, body: str | None, match: Matcher | None) -> str | None:
     if body is not None and record.body != body:
         return "body differs"
     if match is None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..api import RequestContext, SqsError, SqsService
+from ..api.queue_record import attribute_text
 from ..engine import Broker, Clock, Queue
 from ..engine.settings import QueueKey
 from .mismatch import attribute_hint
@@ -38,7 +39,7 @@ class QueueDirectory:
 
     def create(self, name: str, **attributes: Any) -> str:
         """Create a queue (attributes as in CreateQueue, values may be ints/bools); its URL."""
-        wire = {k: _attribute_text(v) for k, v in attributes.items()}
+        wire = {k: attribute_text(v) for k, v in attributes.items()}
         if name.endswith(".fifo"):
             wire.setdefault("FifoQueue", "true")
         try:
@@ -46,7 +47,7 @@ class QueueDirectory:
                 "CreateQueue", {"QueueName": name, "Attributes": wire}, self.context()
             )
         except SqsError as error:
-            hint = attribute_hint(error, self.service.limits)
+            hint = attribute_hint(error, self.service.dialect)
             raise ValueError(
                 f"cannot create queue {name!r}: {error.message}" + (f" ({hint})" if hint else "")
             ) from None
@@ -80,9 +81,3 @@ class QueueDirectory:
 
     def name(self, name_or_url: str) -> str:
         return self.find(name_or_url).name
-
-
-def _attribute_text(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)

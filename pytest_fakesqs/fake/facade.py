@@ -18,7 +18,7 @@ from ..protocol.sigv4 import SignatureVerifier
 from ..transport.inprocess import activate, deactivate
 from ..transport.moto_identity import issued_principal
 from .calls import CallLog
-from .dead_letters import DeadLetterBook, Matcher
+from .dead_letters import DeadLetterBook, DeadLetterQuery, Matcher
 from .declare import declare_queues
 from .deliveries import RefusedDeliveries
 from .directory import QueueDirectory
@@ -301,7 +301,7 @@ class FakeSQS:
         """
         __tracebackhide__ = True
         return self._dead_letters.assert_dead_lettered(
-            queue, body, match, count, info, self.verbose
+            DeadLetterQuery(queue, body, match, count, info, self.verbose)
         )
 
     def assert_no_dead_letters(self, queue: str | None = None) -> None:

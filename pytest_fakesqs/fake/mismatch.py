@@ -13,15 +13,15 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..api import RequestContext
-from ..api import queue_attributes as qa
 from ..api.addressing import Addressing
-from ..api.errors import Err, SqsError
-from ..api.limits import Limits
+from ..api.dialect import Dialect
+from ..api.errors import ErrorCode, SqsError
+from ..api.queue_attributes import READ_ONLY, rules_for
 from ..engine import Broker, QueueKey
 from .text import nearest
 
-_NOT_FOUND = Err.QueueDoesNotExist.spec
-_UNKNOWN_NAME = Err.InvalidAttributeName.spec
+_NOT_FOUND = ErrorCode.QueueDoesNotExist.spec
+_UNKNOWN_NAME = ErrorCode.InvalidAttributeName.spec
 _UNKNOWN_PREFIX, _UNKNOWN_SUFFIX = "Unknown Attribute ", "."
 
 
@@ -29,14 +29,14 @@ def is_queue_not_found(error: SqsError) -> bool:
     return error.spec is _NOT_FOUND
 
 
-def attribute_hint(error: SqsError, limits: Limits) -> str | None:
+def attribute_hint(error: SqsError, dialect: Dialect) -> str | None:
     """`did you mean 'VisibilityTimeout'?` for "Unknown Attribute VisiblityTimeout.", or None
     (a real name refused on this queue or flavor, or nothing close)."""
     message = error.message
     if error.spec is not _UNKNOWN_NAME or not message.startswith(_UNKNOWN_PREFIX):
         return None
     name = message[len(_UNKNOWN_PREFIX) :].removesuffix(_UNKNOWN_SUFFIX)
-    known = [*qa.rules_for(limits), *qa.READ_ONLY]
+    known = [*rules_for(dialect.limits, dialect.unsupported_attributes), *READ_ONLY]
     close = None if name in known else nearest(name, known)
     if close is None:
         return None

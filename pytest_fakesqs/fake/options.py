@@ -255,9 +255,9 @@ class Options:
                 check(value)
         # Checks across options:
         if self.flavor == "ymq" and self.region == DEFAULT_REGION:
-            from ..api.limits import LIMITS  # the limits table loads only for a YMQ fake
+            from ..api.ymq import YmqDialect  # the dialect loads only for a YMQ fake
 
-            self.region = LIMITS["ymq"].default_region  # YMQ lives in ru-central1 only
+            self.region = YmqDialect.default_region  # YMQ lives in ru-central1 only
         if self.verify_signatures and not self.credentials:
             raise ValueError(
                 "verify_signatures needs credentials={access_key_id: secret_access_key} "

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 Shape = Literal["lambda", "ymq"]
 # `handler(event, context)` as on Lambda and Cloud Functions; `handler(event)` is accepted too.
-Handler = Callable[..., Any]
+TriggerHandler = Callable[..., Any]  # the function a trigger invokes with each batch
+Handler = TriggerHandler  # the earlier name, kept importable
 # (shape, fifo) -> largest batch the service allows; Lambda FIFO mappings take at most 10.
 MAX_BATCH: dict[tuple[str, bool], int] = {
     ("lambda", False): 10_000,
@@ -80,7 +81,7 @@ class TriggerDriver:
         self,
         directory: QueueDirectory,
         queue: Queue,
-        handler: Handler,
+        handler: TriggerHandler,
         *,
         shape: Shape,
         batch_size: int,
@@ -313,7 +314,7 @@ def _attribute_value(wire: dict[str, str]) -> dict[str, Any]:
     return value
 
 
-def _takes_context(handler: Handler) -> bool:
+def _takes_context(handler: TriggerHandler) -> bool:
     """False only for a handler that certainly accepts a single positional argument."""
     try:
         parameters = inspect.signature(handler).parameters.values()

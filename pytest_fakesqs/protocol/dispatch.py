@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..api import RequestContext, SqsError, SqsService
-from ..api.error_texts import Text
+from ..api.error_texts import ErrorText
 from ..api.principals import Identities
 from . import json10, query
 from .base import DecodedRequest, WireRequest, WireResponse
@@ -58,7 +58,8 @@ class WireHandler:
         self.service = service
         self.region = region
         self.account_id = account_id
-        # YMQ flavor only: "accept" JSON with YDB-style errors, or "reject" it with HTTP 502.
+        # Where the flavor's endpoint may refuse AWS JSON (YMQ's, once): "accept" it with the
+        # flavor's JSON errors, or "reject" it with HTTP 502.
         self.ymq_json = ymq_json
         self.listeners: list[CallListener] = []
         self.interceptors: list[CallInterceptor] = []
@@ -114,18 +115,18 @@ class WireHandler:
 
     def handle(self, request: WireRequest) -> WireResponse:
         if json10.is_json_request(request):
-            if self.service.flavor == "ymq" and self.ymq_json == "reject":
+            if self.ymq_json == "reject" and self.service.dialect.envelope.json_may_be_refused:
                 return json10.bad_gateway()
             return self._serve(request, "json")
         return self._serve(request, "query")
 
     def _serve(self, request: WireRequest, protocol: str) -> WireResponse:
-        codec: Any = json10 if protocol == "json" else query
+        is_json = protocol == "json"
         ctx = self.context(request, protocol)
         record: CallRecord | None = None
         local = self._local
         try:
-            decoded = codec.decode(request)
+            decoded = json10.decode(request) if is_json else query.decode(request)
             record = CallRecord(
                 decoded.action,
                 decoded.params,
@@ -143,16 +144,18 @@ class WireHandler:
                     raise injected
             result = self.service.call(decoded.action, decoded.params, ctx)
             record.result = result
-            response: WireResponse = codec.encode_result(decoded.action, result)
-            if protocol == "json":
+            if is_json:
+                response = json10.encode_result(result)
                 record.params_json = request.body
                 record.result_json = response.body
+            else:
+                response = query.encode_result(decoded.action, result)
         except SqsError as error:
             if record is not None:
                 record.error = error
             response = self._encode_error(error, protocol)
         except Exception as exc:  # never let a bug escape into the client as a crash
-            internal = Text.INTERNAL_ERROR(detail=repr(exc))
+            internal = ErrorText.INTERNAL_ERROR(detail=repr(exc))
             if record is not None:
                 record.error = internal
             response = self._encode_error(internal, protocol)
@@ -164,8 +167,10 @@ class WireHandler:
 
     def _encode_error(self, error: SqsError, protocol: str) -> WireResponse:
         """The error envelope of this protocol, as this flavor words it."""
-        ymq = self.service.flavor == "ymq"
+        envelope = self.service.dialect.envelope
         if protocol == "json":
-            return json10.encode_ydb_error(error) if ymq else json10.encode_error(error)
-        answer: WireResponse = query.encode_error(error, aws_wording=not ymq)
+            if envelope.aws_json_errors:
+                return json10.encode_error(error)
+            return json10.encode_ydb_error(error)
+        answer: WireResponse = query.encode_error(error, aws_wording=envelope.aws_query_wording)
         return answer

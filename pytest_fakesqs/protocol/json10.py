@@ -6,7 +6,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from ..api.error_texts import Text
+from ..api.error_texts import ErrorText
 from ..api.errors import SqsError
 from ..engine.handles import new_message_id as new_request_id
 from .base import DecodedRequest, WireRequest, WireResponse
@@ -35,7 +35,7 @@ _MAX_ACTIONS = 64
 def decode(request: WireRequest) -> DecodedRequest:
     target = request.headers.get("x-amz-target", "")
     if not target.startswith(TARGET_PREFIX) or len(target) == len(TARGET_PREFIX):
-        raise Text.UNKNOWN_OPERATION(target=repr(target))
+        raise ErrorText.UNKNOWN_OPERATION(target=repr(target))
     action = _actions.get(target)
     if action is None:
         action = target[len(TARGET_PREFIX) :]
@@ -45,12 +45,12 @@ def decode(request: WireRequest) -> DecodedRequest:
         # Decoding first skips json's encoding detection; botocore always sends UTF-8.
         params = _parsed(request.body.decode("utf-8")) if request.body else {}
     except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep is malformed
-        raise Text.SERIALIZATION() from None
+        raise ErrorText.SERIALIZATION() from None
     if not isinstance(params, dict):
-        raise Text.SERIALIZATION()
+        raise ErrorText.SERIALIZATION()
     # A document that deep is at least twice as long: short requests skip the walk.
     if len(request.body) > 2 * MAX_NESTING and _nested_deeper_than(params, MAX_NESTING):
-        raise Text.SERIALIZATION()
+        raise ErrorText.SERIALIZATION()
     return DecodedRequest(action, params)
 
 
@@ -95,7 +95,8 @@ def _headers(request_id: str) -> dict[str, str]:
     }
 
 
-def encode_result(action: str, result: dict[str, Any]) -> WireResponse:
+def encode_result(result: dict[str, Any]) -> WireResponse:
+    """The answer's fields as AWS JSON 1.0 (the action is in the request, not the answer)."""
     return WireResponse(200, _headers(new_request_id()), _render(result).encode())
 
 

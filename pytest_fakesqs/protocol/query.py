@@ -25,7 +25,7 @@ from botocore.model import (
     StructureShape,
 )
 
-from ..api.error_texts import Text
+from ..api.error_texts import ErrorText
 from ..api.errors import SqsError
 from .base import DecodedRequest, WireRequest, WireResponse
 from .query_names import LIST_ELEMENTS, MAP_ENTRIES, MapEntry
@@ -61,7 +61,7 @@ def decode(request: WireRequest) -> DecodedRequest:
     fields = _form_fields(request)
     action = fields.get("Action", "")
     if not action:
-        raise Text.MISSING_ACTION()
+        raise ErrorText.MISSING_ACTION()
     operation = _operation(action)
     if operation is None or operation.input_shape is None:
         # Unknown here: the api answers InvalidAction (or serves an action this model lacks).
@@ -106,7 +106,7 @@ def _form_fields(request: WireRequest) -> _Form:
                 parse_qsl(text, keep_blank_values=True, encoding="utf-8", errors="strict")
             )
     except (UnicodeDecodeError, ValueError):
-        raise Text.MALFORMED_QUERY_STRING() from None
+        raise ErrorText.MALFORMED_QUERY_STRING() from None
     return fields
 
 
@@ -157,11 +157,11 @@ def _read_map(shape: MapShape, base: str, entry: MapEntry, fields: _Form) -> dic
         value_name = f"{base}.{index}.{entry.value}"
         key = fields.get(key_name)
         if key is None:
-            raise Text.MISSING_PARAMETER(name=key_name)
+            raise ErrorText.MISSING_PARAMETER(name=key_name)
         value = _read_value(shape.value, value_name, fields)
         if value is None:
             if not isinstance(shape.value, StructureShape):
-                raise Text.MISSING_PARAMETER(name=value_name)
+                raise ErrorText.MISSING_PARAMETER(name=value_name)
             value = {}  # e.g. a message attribute without a DataType: the api says which
         result[key] = value
     return result or None

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import quote, unquote, urlsplit
 
-from ..api.error_texts import Text
+from ..api.error_texts import ErrorText
 from .base import WireRequest
 
 ALGORITHM = "AWS4-HMAC-SHA256"
@@ -35,14 +35,14 @@ class Authorization:
 def parse_authorization(header: str) -> Authorization:
     algorithm, _, rest = header.strip().partition(" ")
     if algorithm != ALGORITHM:
-        raise Text.INCOMPLETE_SIGNATURE()
+        raise ErrorText.INCOMPLETE_SIGNATURE()
     fields = dict(_FIELD.findall(rest))
     credential = fields.get("Credential", "")
     access_key, _, scope = credential.partition("/")
     signed = fields.get("SignedHeaders", "")
     signature = fields.get("Signature", "")
     if not access_key or scope.count("/") != 3 or not signed or not signature:
-        raise Text.INCOMPLETE_SIGNATURE()
+        raise ErrorText.INCOMPLETE_SIGNATURE()
     return Authorization(access_key, scope, tuple(signed.split(";")), signature)
 
 
@@ -85,17 +85,17 @@ class SignatureVerifier:
     def __call__(self, request: WireRequest) -> None:
         header = request.headers.get("authorization")
         if not header:
-            raise Text.MISSING_TOKEN()
+            raise ErrorText.MISSING_TOKEN()
         auth = parse_authorization(header)
         secret_key = self.credentials.get(auth.access_key)
         if secret_key is None:
-            raise Text.INVALID_TOKEN()
+            raise ErrorText.INVALID_TOKEN()
         canonical = canonical_request(request, auth.signed_headers)
         to_sign = string_to_sign(request.headers.get("x-amz-date", ""), auth.scope, canonical)
         expected = signature(secret_key, auth.scope, to_sign)
         if not hmac.compare_digest(expected, auth.signature):
             # AWS appends what it computed, which is what a user needs to find the difference.
-            raise Text.SIGNATURE_MISMATCH(canonical=canonical, to_sign=to_sign)
+            raise ErrorText.SIGNATURE_MISMATCH(canonical=canonical, to_sign=to_sign)
 
 
 def _header_value(request: WireRequest, name: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from ..api import SqsError
-from ..api.error_texts import Text
+from ..api.error_texts import ErrorText
 from ..api.errors import ErrorSpec
 from ..engine import Delivery, Message, Queue, State
 from ..fake.facade import FakeSQS
@@ -56,7 +56,7 @@ def _endpoint(fake: FakeSQS) -> Endpoint:
             return _negotiated(request, query.encode_error(error))
         result = {"Messages": messages}
         if aws_json:
-            return json10.encode_result("ReceiveMessage", result)
+            return json10.encode_result(result)
         return _negotiated(request, query.encode_result("ReceiveMessage", result))
 
     return answer
@@ -83,7 +83,7 @@ def _values(request: WireRequest) -> dict[str, Any]:
 
 def _queue(fake: FakeSQS, request: WireRequest, values: dict[str, Any]) -> Queue:
     path = unquote(urlsplit(request.url).path).rstrip("/")
-    missing = Text.QUEUE_DOES_NOT_EXIST()
+    missing = ErrorText.QUEUE_DOES_NOT_EXIST()
     if path != PATH:  # /_aws/sqs/messages/<region>/<account>/<queue>
         parts = path[len(PATH) + 1 :].split("/")
         if len(parts) != 3 or not all(parts):

@@ -1,4 +1,5 @@
-"""Replaying scenarios recorded against real SQS (/work/shared/aws-recorded/sqs.snapshot.json).
+"""Replaying scenarios recorded against real SQS (/work/shared/aws-recorded/: sqs.snapshot.json
+and, for message move tasks, sqs-move-task.snapshot.json).
 
 The recordings are LocalStack's snapshots of real AWS answers (Apache-2.0, see
 aws_recorded/README.md). A test performs the scenario's calls with a real boto3 client, hands each response (or error
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 from botocore.exceptions import ClientError
 
-_SNAPSHOT_FILE = "sqs.snapshot.json"
+_SNAPSHOT_FILES = ("sqs.snapshot.json", "sqs-move-task.snapshot.json")
 _CANDIDATE_DIRS = (Path(__file__).parent / "aws_recorded",)
 _UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
 _ARN = re.compile(r"^arn:aws:sqs:([^:]+):(\d{12}):(.+)$")
@@ -32,24 +33,30 @@ _TIMESTAMP_KEYS = {
     "ApproximateFirstReceiveTimestamp",
     "CreatedTimestamp",
     "LastModifiedTimestamp",
+    "StartedTimestamp",
     "timestamp",
 }
 _TOKEN_KEYS = {
     "ReceiptHandle": "receipt-handle",
     "SequenceNumber": "sequence-number",
     "SenderId": "sender-id",
+    "TaskHandle": "task-handle",
 }
 ACCOUNT_ID = "123456789012"  # the fake's default account
 REGION = "us-east-1"
 
 
 def _load() -> dict[str, Any]:
+    recorded: dict[str, Any] = {}
     for directory in _CANDIDATE_DIRS:
-        path = directory / _SNAPSHOT_FILE
-        if path.exists():
-            raw = json.loads(path.read_text())
-            return {key.split("::")[-1]: value["recorded-content"] for key, value in raw.items()}
-    return {}
+        for name in _SNAPSHOT_FILES:
+            path = directory / name
+            if path.exists():
+                raw = json.loads(path.read_text())
+                recorded.update(
+                    {key.split("::")[-1]: value["recorded-content"] for key, value in raw.items()}
+                )
+    return recorded
 
 
 RECORDED = _load()
@@ -192,6 +199,8 @@ class _Normaliser:
 
     def walk(self, value: Any, key: str = "") -> Any:
         if key == "timestamp":  # the recording blanked a whole attribute of that name
+            return "timestamp"
+        if key in _TIMESTAMP_KEYS and isinstance(value, int | float):  # e.g. StartedTimestamp
             return "timestamp"
         if isinstance(value, dict):
             if "ResponseMetadata" in value:

@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from pytest_fakesqs.api.error_texts import GUESSED, RECORDED, Source, Text
-from pytest_fakesqs.api.errors import Err
+from pytest_fakesqs.api.error_texts import GUESSED, RECORDED, ErrorText, Source
+from pytest_fakesqs.api.errors import ErrorCode
 
 RECORDINGS = Path(__file__).parent / "aws_recorded"
 DOCS_PAGE = Path(__file__).parents[2] / "docs" / "fifo-and-aws-rules.md"
@@ -122,9 +122,9 @@ def _pattern(template: str) -> re.Pattern[str]:
 
 
 def test_every_row_names_an_error_row_a_source_and_evidence() -> None:
-    assert len(Text.__members__) == len(list(Text)), "two rows with the same tuple alias"
-    for text in Text:
-        assert isinstance(text.error, Err), text.name
+    assert len(ErrorText.__members__) == len(list(ErrorText)), "two rows with the same tuple alias"
+    for text in ErrorText:
+        assert isinstance(text.error, ErrorCode), text.name
         assert isinstance(text.source, Source), text.name
         assert text.evidence.strip(), text.name
         fields = _fields(text.template)
@@ -133,8 +133,10 @@ def test_every_row_names_an_error_row_a_source_and_evidence() -> None:
         assert "{" not in error.message and "}" not in error.message, text.name
 
 
-@pytest.mark.parametrize("text", [t for t in Text if t.source is RECORDED], ids=lambda t: t.name)
-def test_a_recorded_text_is_in_the_scenario_it_names(text: Text) -> None:
+@pytest.mark.parametrize(
+    "text", [t for t in ErrorText if t.source is RECORDED], ids=lambda t: t.name
+)
+def test_a_recorded_text_is_in_the_scenario_it_names(text: ErrorText) -> None:
     scenarios = {k: v for k, v in _recorded().items() if text.evidence in k}
     assert scenarios, f"no recorded scenario named {text.evidence!r}"
     pattern = _pattern(text.template)
@@ -143,31 +145,31 @@ def test_a_recorded_text_is_in_the_scenario_it_names(text: Text) -> None:
 
 
 def test_the_guessed_texts_are_these() -> None:
-    assert {t.name for t in Text if t.source is GUESSED} == GUESSED_TEXTS
+    assert {t.name for t in ErrorText if t.source is GUESSED} == GUESSED_TEXTS
 
 
 def test_the_table_holds_the_query_only_wordings_too() -> None:
-    templates = {t.template for t in Text}
-    for error in Err:
+    templates = {t.template for t in ErrorText}
+    for error in ErrorCode:
         if error.spec.query_message is not None:
             assert error.spec.query_message in templates, error.name
 
 
 def test_only_the_table_words_errors() -> None:
-    """Each SqsError is built by a row (`Text.X(...)`), so each has a source."""
+    """Each SqsError is built by a row (`ErrorText.X(...)`), so each has a source."""
     package = Path(__file__).parents[2] / "pytest_fakesqs"
     for path in package.rglob("*.py"):
         if path.name in ("errors.py", "error_texts.py"):
             continue
         source = path.read_text()
-        assert not re.search(r"SqsError\(\s*Err\.", source), path
+        assert not re.search(r"SqsError\(\s*ErrorCode\.", source), path
 
 
 def test_the_docs_list_every_guessed_text_and_the_counts() -> None:
     page = DOCS_PAGE.read_text()
-    for text in Text:
+    for text in ErrorText:
         if text.source is GUESSED:
             assert f"`{text.name}`" in page, f"docs/fifo-and-aws-rules.md does not list {text.name}"
-    counts = {source: sum(t.source is source for t in Text) for source in Source}
+    counts = {source: sum(t.source is source for t in ErrorText) for source in Source}
     summary = ", ".join(f"{counts[source]} {source.value}" for source in Source)
     assert summary in page, f"docs/fifo-and-aws-rules.md should say: {summary}"

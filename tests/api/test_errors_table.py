@@ -7,7 +7,7 @@ import json
 import botocore.session
 import pytest
 
-from pytest_fakesqs.api.errors import Err, SqsError
+from pytest_fakesqs.api.errors import ErrorCode, SqsError
 from pytest_fakesqs.protocol import json10
 
 MODEL = botocore.session.get_session().get_service_model("sqs")
@@ -20,8 +20,8 @@ QUERY_ERA_CODES = {
 }
 
 
-@pytest.mark.parametrize("error", list(Err), ids=lambda e: e.name)
-def test_json_error_envelope(error: Err) -> None:
+@pytest.mark.parametrize("error", list(ErrorCode), ids=lambda e: e.name)
+def test_json_error_envelope(error: ErrorCode) -> None:
     response = json10.encode_error(SqsError(error, "why"))
     body = json.loads(response.body)
     assert response.status == error.spec.status
@@ -29,8 +29,8 @@ def test_json_error_envelope(error: Err) -> None:
     assert response.headers["x-amzn-query-error"] == f"{error.spec.query_code};{error.spec.fault}"
 
 
-@pytest.mark.parametrize("error", [e for e in Err if e.spec.modelled], ids=lambda e: e.name)
-def test_modelled_rows_name_a_botocore_exception(error: Err) -> None:
+@pytest.mark.parametrize("error", [e for e in ErrorCode if e.spec.modelled], ids=lambda e: e.name)
+def test_modelled_rows_name_a_botocore_exception(error: ErrorCode) -> None:
     if MODEL.protocol == "query" and error.spec.shape not in MODELLED_SHAPES:
         pytest.skip("shape added to botocore after the query era; checked on current botocore")
     assert error.spec.shape in MODELLED_SHAPES
@@ -41,5 +41,7 @@ def test_rows_agree_with_the_query_era_model() -> None:
     model = {
         name: (error["code"], error["httpStatusCode"]) for name, error in QUERY_ERA_CODES.items()
     }
-    table = {e.spec.shape: (e.spec.query_code, e.spec.status) for e in Err if e.spec.shape in model}
+    table = {
+        e.spec.shape: (e.spec.query_code, e.spec.status) for e in ErrorCode if e.spec.shape in model
+    }
     assert table == model

@@ -10,7 +10,7 @@ from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
 from pytest_fakesqs.api import LIMITS
-from pytest_fakesqs.api.error_texts import Text
+from pytest_fakesqs.api.error_texts import ErrorText
 
 
 def test_aws_flavor_allows_120000_in_flight_on_standard_queues() -> None:
@@ -19,9 +19,9 @@ def test_aws_flavor_allows_120000_in_flight_on_standard_queues() -> None:
 
 
 def test_over_limit_past_the_in_flight_limit(fakesqs: FakeSQS, sqs: Any) -> None:
-    # Counting, cheaply: the same rule with the limit lowered through the Limits row.
-    service = fakesqs.service
-    service.limits = dataclasses.replace(service.limits, standard_in_flight=3)
+    # Counting, cheaply: the same rule with the limit lowered through the dialect's Limits.
+    dialect = fakesqs.service.dialect
+    dialect.limits = dataclasses.replace(dialect.limits, standard_in_flight=3)
     url = sqs.create_queue(QueueName="busy")["QueueUrl"]
     sqs.send_message_batch(
         QueueUrl=url, Entries=[{"Id": str(i), "MessageBody": str(i)} for i in range(5)]
@@ -32,7 +32,7 @@ def test_over_limit_past_the_in_flight_limit(fakesqs: FakeSQS, sqs: Any) -> None
     answer = error.value.response["Error"]
     assert (answer["Code"], answer["Message"], answer["Type"]) == (
         "OverLimit",
-        Text.OVER_LIMIT.template,
+        ErrorText.OVER_LIMIT.template,
         "Sender",
     )
     assert error.value.response["ResponseMetadata"]["HTTPStatusCode"] == 403

@@ -14,6 +14,7 @@ from botocore.exceptions import ClientError
 from pytest_fakesqs import FakeSQS
 
 from .conftest import QUERY_CLIENT, wire_error
+from .recorded import Recording
 from .redrive_helpers import (
     approximate_count,
     dead_letter,
@@ -172,61 +173,78 @@ def test_move_task_with_throughput_limit(fakesqs: FakeSQS, sqs: Any, pipe: dict[
     assert (fakesqs.now() - started).total_seconds() >= 3
 
 
+def collect_one_at_a_time(sqs: Any, url: str, expected: int) -> list[str]:
+    """LocalStack's sqs_collect_messages: long polls for one message, each deleted, until
+    `expected` arrived (a long poll on the frozen clock jumps to the next move)."""
+    bodies: list[str] = []
+    while len(bodies) < expected:
+        for message in sqs.receive_message(
+            QueueUrl=url, WaitTimeSeconds=5, MaxNumberOfMessages=1
+        ).get("Messages", []):
+            bodies.append(message["Body"])
+            sqs.delete_message(QueueUrl=url, ReceiptHandle=message["ReceiptHandle"])
+    return bodies
+
+
+def listed_once_a_second(
+    fakesqs: FakeSQS, sqs: Any, source_arn: str, done: Any, tries: int = 30
+) -> dict[str, Any]:
+    """LocalStack's retry(..., retries=30, sleep=1) around ListMessageMoveTasks, on the clock."""
+    for _ in range(tries):
+        response: dict[str, Any] = sqs.list_message_move_tasks(SourceArn=source_arn)
+        if done(response["Results"][0]):
+            return response
+        fakesqs.advance(1)
+    raise AssertionError(f"the task never ended: {response['Results']}")
+
+
 def test_move_task_cancel(fakesqs: FakeSQS, sqs: Any, pipe: dict[str, str]) -> None:
+    """Replays LocalStack's AWS-validated test_move_task_cancel: a cancelled task goes on
+    moving for a while (2 moved when cancelled, 8 once CANCELLED)."""
+    recording = Recording("test_move_task_cancel", sqs)
     dead_letter(sqs, pipe["queue"], 10)
+    assert approximate_count(sqs, pipe["dlq"]) == 10
     handle = sqs.start_message_move_task(
         SourceArn=pipe["source_arn"],
         DestinationArn=pipe["destination_arn"],
         MaxNumberOfMessagesPerSecond=1,
     )["TaskHandle"]
-    fakesqs.advance(1)
-    assert approximate_count(sqs, pipe["destination"]) == 2
-    running = {
-        "ApproximateNumberOfMessagesMoved": 2,
-        "ApproximateNumberOfMessagesToMove": 10,
-        "DestinationArn": pipe["destination_arn"],
-        "MaxNumberOfMessagesPerSecond": 1,
-        "SourceArn": pipe["source_arn"],
-        "StartedTimestamp": STARTED,
-        "Status": "RUNNING",
-        "TaskHandle": handle,
-    }
-    assert results(sqs, pipe["source_arn"]) == [running]
-    cancelled = sqs.cancel_message_move_task(TaskHandle=handle)
-    assert cancelled["ApproximateNumberOfMessagesMoved"] == 2
-    # Cancelling is asynchronous: CANCELLING until time moves on, then CANCELLED.
-    del running["TaskHandle"]
-    assert results(sqs, pipe["source_arn"]) == [{**running, "Status": "CANCELLING"}]
-    fakesqs.advance(1)
-    assert results(sqs, pipe["source_arn"]) == [{**running, "Status": "CANCELLED"}]
+    assert len(collect_one_at_a_time(sqs, pipe["destination"], 2)) == 2
+    recording.match("list-while", sqs.list_message_move_tasks(SourceArn=pipe["source_arn"]))
+    recording.match("cancel", sqs.cancel_message_move_task(TaskHandle=handle))
+    cancelling = results(sqs, pipe["source_arn"])[0]
+    assert (cancelling["Status"], "TaskHandle" in cancelling) == ("CANCELLING", False)
+    recording.match(
+        "list-after",
+        listed_once_a_second(
+            fakesqs, sqs, pipe["source_arn"], lambda task: task["Status"] == "CANCELLED"
+        ),
+    )
+    recording.verify()
     assert sqs.receive_message(QueueUrl=pipe["dlq"])["Messages"]  # the rest stayed behind
 
 
 def test_move_task_delete_destination_queue_while_running(
     fakesqs: FakeSQS, sqs: Any, pipe: dict[str, str]
 ) -> None:
+    """Replays LocalStack's AWS-validated test_move_task_delete_destination_queue_while_running:
+    the destination is deleted right after the start, and the task notices late (3 moved)."""
+    recording = Recording("test_move_task_delete_destination_queue_while_running", sqs)
     dead_letter(sqs, pipe["queue"], 10)
     sqs.start_message_move_task(
         SourceArn=pipe["source_arn"],
         DestinationArn=pipe["destination_arn"],
         MaxNumberOfMessagesPerSecond=1,
     )
-    fakesqs.advance(2)
     sqs.delete_queue(QueueUrl=pipe["destination"])
-    fakesqs.advance(1)
-    assert results(sqs, pipe["source_arn"]) == [
-        {
-            "ApproximateNumberOfMessagesMoved": 3,
-            "ApproximateNumberOfMessagesToMove": 10,
-            "DestinationArn": pipe["destination_arn"],
-            "FailureReason": "AWS.SimpleQueueService.NonExistentQueue",
-            "MaxNumberOfMessagesPerSecond": 1,
-            "SourceArn": pipe["source_arn"],
-            "StartedTimestamp": STARTED,
-            "Status": "FAILED",
-        }
-    ]
-    assert sqs.receive_message(QueueUrl=pipe["dlq"])["Messages"]
+    recording.match(
+        "list",
+        listed_once_a_second(
+            fakesqs, sqs, pipe["source_arn"], lambda task: task["Status"] != "RUNNING"
+        ),
+    )
+    recording.verify()
+    assert sqs.receive_message(QueueUrl=pipe["dlq"])["Messages"]  # the rest stayed behind
 
 
 def test_start_multiple_move_tasks(fakesqs: FakeSQS, sqs: Any, pipe: dict[str, str]) -> None:

@@ -12,7 +12,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS
-from pytest_fakesqs.api.limits import LIMITS
+from pytest_fakesqs.api.ymq import YmqDialect
 from pytest_fakesqs.engine import Outgoing
 
 from .conftest import QUERY_CLIENT, make_client, system_attribute_names
@@ -114,7 +114,7 @@ ABSENT_CALLS: dict[str, dict[str, Any]] = {
 }
 
 
-@pytest.mark.parametrize("action", LIMITS["ymq"].absent_actions)
+@pytest.mark.parametrize("action", YmqDialect.absent_actions)
 def test_actions_ymq_lacks_are_unknown_methods(ymq: Any, action: str) -> None:
     with pytest.raises(ClientError) as excinfo:
         ymq._make_api_call(action, ABSENT_CALLS[action])

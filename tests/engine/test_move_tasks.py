@@ -21,6 +21,7 @@ from pytest_fakesqs.engine import (
     TaskAlreadyRunning,
     TaskNotRunning,
 )
+from pytest_fakesqs.engine.move_tasks import CANCEL_TAKES, DELETION_NOTICED_AFTER
 
 
 def dead_letter_pipe(count: int, *, fifo: bool = False) -> tuple[Broker, Queue, Queue, Queue]:
@@ -101,33 +102,50 @@ def test_one_active_task_per_source() -> None:
     assert broker.move_tasks.for_source(dlq.key)[0] is second
 
 
-def test_cancel_stops_moving_at_once_and_reads_cancelled_once_time_moves() -> None:
-    broker, _, dlq, destination = dead_letter_pipe(5)
+def test_a_cancelled_task_goes_on_moving_for_a_while_then_reads_cancelled() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(10)
     task = broker.move_tasks.start(dlq, destination.key, rate=1)
     broker.clock.advance(1)
     broker.move_tasks.cancel(task.task_id)
     assert (task.status, task.moved) == (MoveStatus.CANCELLING, 2)
-    broker.clock.advance(10)
-    broker.refresh(dlq)
-    assert (task.status, task.moved) == (MoveStatus.CANCELLED, 2)
-    assert broker.refresh(dlq).visible == 3  # moved messages are not reverted, the rest stay
     with pytest.raises(TaskNotRunning):
         broker.move_tasks.cancel(task.task_id)
+    broker.clock.advance(CANCEL_TAKES - 1)
+    broker.refresh(dlq)
+    assert (task.status, task.moved) == (MoveStatus.CANCELLING, 7)
+    broker.clock.advance(1)
+    broker.refresh(dlq)
+    assert (task.status, task.moved) == (MoveStatus.CANCELLED, 8)
+    broker.clock.advance(10)
+    assert broker.refresh(dlq).visible == 2  # moved messages are not reverted, the rest stay
+    assert broker.refresh(destination).visible == 8
 
 
-def test_destination_deleted_mid_task_fails_it() -> None:
+def test_a_task_that_runs_out_while_cancelling_completes() -> None:
+    broker, _, dlq, destination = dead_letter_pipe(3)
+    task = broker.move_tasks.start(dlq, destination.key, rate=1)
+    broker.move_tasks.cancel(task.task_id)
+    broker.clock.advance(CANCEL_TAKES)
+    broker.refresh(dlq)
+    assert (task.status, task.moved) == (MoveStatus.COMPLETED, 3)
+
+
+def test_a_destination_deleted_mid_task_takes_moves_until_noticed_then_fails_it() -> None:
     broker, _, dlq, destination = dead_letter_pipe(10)
     task = broker.move_tasks.start(dlq, destination.key, rate=1)
     broker.clock.advance(2)
-    broker.delete_queue(destination.key)
+    broker.delete_queue(destination.key)  # 3 moved by now
+    broker.clock.advance(DELETION_NOTICED_AFTER - 1)
+    broker.refresh(dlq)
+    assert (task.status, task.moved) == (MoveStatus.RUNNING, 5)  # lost with the queue
     broker.clock.advance(5)
     broker.refresh(dlq)
     assert (task.status, task.failure, task.moved) == (
         MoveStatus.FAILED,
         MoveFailure.QUEUE_MISSING,
-        3,
+        5,
     )
-    assert broker.refresh(dlq).visible == 7
+    assert broker.refresh(dlq).visible == 5
 
 
 def test_long_poll_on_the_destination_wakes_at_the_next_move() -> None:

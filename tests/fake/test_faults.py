@@ -197,9 +197,9 @@ def test_empty_receives_option(sqs: Any) -> None:
 def test_injected_over_limit_says_what_the_real_limit_says(
     fakesqs: FakeSQS, sqs: Any, queue_url: str
 ) -> None:
-    from pytest_fakesqs.api.error_texts import Text
+    from pytest_fakesqs.api.error_texts import ErrorText
 
     fakesqs.fail_next("ReceiveMessage", "OverLimit")
     with pytest.raises(sqs.exceptions.OverLimit) as caught:
         sqs.receive_message(QueueUrl=queue_url)
-    assert caught.value.response["Error"]["Message"] == Text.OVER_LIMIT.template
+    assert caught.value.response["Error"]["Message"] == ErrorText.OVER_LIMIT.template

@@ -10,7 +10,7 @@ from botocore.exceptions import ClientError
 
 import pytest_fakesqs
 from pytest_fakesqs import Backlog, Call, FakeSQS, HistoryEvent, QueueView
-from pytest_fakesqs.api import Err, SqsError
+from pytest_fakesqs.api import ErrorCode, SqsError
 from pytest_fakesqs.fake.text import see
 
 
@@ -69,9 +69,9 @@ def test_clean(fakesqs):
 
 @pytest.mark.fakesqs(assert_no_client_errors=True)
 def test_injected_errors_are_expected(fakesqs):
-    from pytest_fakesqs.api import Err, SqsError
+    from pytest_fakesqs.api import ErrorCode, SqsError
     fakesqs.handler.interceptors.append(
-        lambda request, ctx: SqsError(Err.QueueDoesNotExist, "The specified queue does not exist."))
+        lambda request, ctx: SqsError(ErrorCode.QueueDoesNotExist, "The specified queue does not exist."))
     assert lookup("orders") is None
 
 @pytest.mark.fakesqs(assert_no_client_errors=True)
@@ -103,7 +103,9 @@ def test_a_swallowed_sqs_error_errors_the_test_at_teardown(pytester: pytest.Pyte
 
 
 def test_injected_errors_are_marked(fakesqs: FakeSQS) -> None:
-    fakesqs.handler.interceptors.append(lambda request, ctx: SqsError(Err.OverLimit, "Too many."))
+    fakesqs.handler.interceptors.append(
+        lambda request, ctx: SqsError(ErrorCode.OverLimit, "Too many.")
+    )
     with pytest.raises(ClientError):
         client().list_queues()
     (call,) = fakesqs.calls()

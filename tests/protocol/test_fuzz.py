@@ -16,7 +16,7 @@ from xml.etree import ElementTree
 import pytest
 
 from pytest_fakesqs.api import RequestContext, SqsService
-from pytest_fakesqs.api.error_texts import Text
+from pytest_fakesqs.api.error_texts import ErrorText
 from pytest_fakesqs.engine import Broker, Clock, State
 from pytest_fakesqs.protocol import WireHandler, WireRequest, WireResponse
 
@@ -171,13 +171,13 @@ def test_a_batch_entry_with_a_lone_surrogate_fails_alone_instead_of_crashing() -
                 "Id": "a",
                 "SenderFault": True,
                 "Code": "InvalidParameterValue",
-                "Message": Text.ATTRIBUTE_NAME_INVALID.template,
+                "Message": ErrorText.ATTRIBUTE_NAME_INVALID.template,
             },
             {
                 "Id": "c",
                 "SenderFault": True,
                 "Code": "InvalidMessageContents",
-                "Message": Text.INVALID_MESSAGE_CONTENTS(character="#xD800").message,
+                "Message": ErrorText.INVALID_MESSAGE_CONTENTS(character="#xD800").message,
             },
         ]
     }

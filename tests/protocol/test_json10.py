@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 import pytest
-from hypothesis import given
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pytest_fakesqs.api.errors import SqsError
@@ -55,6 +55,8 @@ def test_any_document_botocore_could_write_parses_the_same(document: Any) -> Non
     assert json10._parsed(text) == json.loads(text)
 
 
+# Drawing ten rows of nested values is slow on a busy machine: that is not a failure.
+@settings(suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(st.dictionaries(st.text(), JSON_VALUES, max_size=4), max_size=10))
 def test_answer_rows_render_as_the_json_encoder_would(rows: list[dict[str, Any]]) -> None:
     for key in ("Messages", "Successful"):

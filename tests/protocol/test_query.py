@@ -11,7 +11,7 @@ from botocore.model import ListShape, MapShape, OperationModel, Shape, Structure
 from botocore.parsers import QueryParser
 from botocore.serialize import QuerySerializer
 
-from pytest_fakesqs.api.errors import Err, SqsError
+from pytest_fakesqs.api.errors import ErrorCode, SqsError
 from pytest_fakesqs.protocol import WireRequest, query
 from pytest_fakesqs.protocol.query_names import LIST_ELEMENTS, MAP_ENTRIES
 
@@ -108,8 +108,8 @@ def test_actions_without_output_have_no_result_element() -> None:
     assert "<ReceiveMessageResult/>" in query.encode_result("ReceiveMessage", {}).body.decode()
 
 
-@pytest.mark.parametrize("error", list(Err), ids=lambda e: e.name)
-def test_error_envelope(error: Err) -> None:
+@pytest.mark.parametrize("error", list(ErrorCode), ids=lambda e: e.name)
+def test_error_envelope(error: ErrorCode) -> None:
     response = query.encode_error(SqsError(error, "why <this>"))
     request_id = response.headers["x-amzn-requestid"]
     message = error.spec.query_message or "why &lt;this&gt;"
@@ -125,7 +125,7 @@ def test_error_envelope(error: Err) -> None:
 def test_nonexistent_queue_is_worded_as_aws_words_it_over_query() -> None:
     # Recorded: test_non_existent_queue, "queue-does-not-exist-query".
     response = query.encode_error(
-        SqsError(Err.QueueDoesNotExist, "The specified queue does not exist.")
+        SqsError(ErrorCode.QueueDoesNotExist, "The specified queue does not exist.")
     )
     parsed = QueryParser().parse(
         {"body": response.body, "headers": response.headers, "status_code": 400}, None

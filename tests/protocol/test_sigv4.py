@@ -7,7 +7,7 @@ from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
-from pytest_fakesqs.api.errors import Err, SqsError
+from pytest_fakesqs.api.errors import ErrorCode, SqsError
 from pytest_fakesqs.protocol import WireRequest
 from pytest_fakesqs.protocol.sigv4 import SignatureVerifier
 
@@ -61,13 +61,13 @@ def test_the_host_header_is_checked_when_the_client_sent_one() -> None:
     request.headers["host"] = "127.0.0.1:9324"
     SignatureVerifier(CREDENTIALS)(request)
     request.headers["host"] = "127.0.0.1:9999"
-    assert refusal(request).spec is Err.SignatureDoesNotMatch.spec
+    assert refusal(request).spec is ErrorCode.SignatureDoesNotMatch.spec
 
 
 def test_an_unknown_access_key_is_an_invalid_client_token() -> None:
     error = refusal(signed(access_key="AKIDUNKNOWN"))
 
-    assert error.spec is Err.InvalidClientTokenId.spec
+    assert error.spec is ErrorCode.InvalidClientTokenId.spec
     assert error.spec.status == 403
     assert error.message == "The security token included in the request is invalid."
 
@@ -77,7 +77,7 @@ def test_a_wrong_secret_is_a_signature_mismatch_with_what_aws_computed() -> None
 
     error = refusal(request)
 
-    assert error.spec is Err.SignatureDoesNotMatch.spec
+    assert error.spec is ErrorCode.SignatureDoesNotMatch.spec
     assert error.spec.status == 403
     lines = error.message.split("\n")
     assert lines[0] == (
@@ -97,7 +97,7 @@ def test_a_wrong_secret_is_a_signature_mismatch_with_what_aws_computed() -> None
 def test_a_tampered_body_is_a_signature_mismatch() -> None:
     request = signed()
     request.body = b'{"QueueUrl": "y"}'
-    assert refusal(request).spec is Err.SignatureDoesNotMatch.spec
+    assert refusal(request).spec is ErrorCode.SignatureDoesNotMatch.spec
 
 
 def test_an_unsigned_request_is_refused() -> None:
@@ -106,7 +106,7 @@ def test_an_unsigned_request_is_refused() -> None:
 
     error = refusal(request)
 
-    assert error.spec is Err.MissingAuthenticationToken.spec
+    assert error.spec is ErrorCode.MissingAuthenticationToken.spec
     assert error.spec.status == 403
 
 
@@ -120,5 +120,5 @@ def test_a_malformed_authorization_is_an_incomplete_signature(header: str) -> No
 
     error = refusal(request)
 
-    assert error.spec is Err.IncompleteSignature.spec
+    assert error.spec is ErrorCode.IncompleteSignature.spec
     assert error.message == "The request signature does not conform to AWS standards."
