@@ -21,14 +21,16 @@ from .queues import describe_counts
 class SqsService:
     """One fake SQS service: a broker, a flavor's limits and addressing, the action table."""
 
-    def __init__(self, broker: Broker, *, flavor: Flavor = "aws") -> None:
+    def __init__(
+        self, broker: Broker, *, flavor: Flavor = "aws", enforce_policies: bool = False
+    ) -> None:
         self.broker = broker
         self.flavor: Flavor = flavor
         self.limits: Limits = LIMITS[flavor]
         self.addressing: Addressing = YmqAddressing(broker) if flavor == "ymq" else AwsAddressing()
         self.actions: dict[str, Handler] = dict(ACTIONS)
         # Opt-in: authorise each call against the queue's Policy (authorization.py).
-        self.enforce_policies = False
+        self.enforce_policies = enforce_policies
 
     def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
         if action in self.limits.absent_actions:

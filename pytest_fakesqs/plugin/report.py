@@ -8,13 +8,17 @@ from ..fake.history import describe_message, render_timeline
 from ..fake.text import offset, plural
 
 if TYPE_CHECKING:
+    from ..fake.core import Inspection
     from ..fake.facade import FakeSQS
 
 MESSAGE_LIMIT = 5
 
 
 def report_section(fake: FakeSQS, *, verbose: bool) -> str:
-    now = fake.clock.now()
+    from ..fake.facade import inspection
+
+    seen = inspection(fake)
+    now = seen.now()
     lines = [
         f"clock {fake.options.clock} at {fake.now().isoformat()} "
         f"({offset(now - fake.started_at)} since the test started)"
@@ -24,10 +28,10 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
             f"seed {fake.seed}: @pytest.mark.fakesqs(seed={fake.seed}) repeats this test's "
             "random choices"
         )
-    lines += _queue_lines(fake)
+    lines += _queue_lines(seen)
     lines += _refused_lines(fake)
     lines += _elsewhere_lines(fake)
-    lines += _message_lines(fake, verbose=verbose, now=now)
+    lines += _message_lines(seen, verbose=verbose, now=now)
     return "\n".join(lines)
 
 
@@ -43,8 +47,8 @@ def _refused_lines(fake: FakeSQS) -> list[str]:
     return lines
 
 
-def _queue_lines(fake: FakeSQS) -> list[str]:
-    queues = sorted(fake.broker.queues(), key=lambda q: (q.name, q.key))
+def _queue_lines(seen: Inspection) -> list[str]:
+    queues = sorted(seen.queues(), key=lambda q: (q.name, q.key))
     if not queues:
         return ["no queues"]
     regions = {queue.key[0] for queue in queues}
@@ -55,7 +59,7 @@ def _queue_lines(fake: FakeSQS) -> list[str]:
         where = [queue.key[0]] if len(regions) > 1 else []
         where += [queue.key[1]] if len(accounts) > 1 else []
         label = f"{queue.name} ({' / '.join(where)})" if where else queue.name
-        fake.broker.refresh(queue)
+        seen.refresh(queue)
         redrive = queue.settings.redrive
         dead_letters = (
             ""
@@ -82,8 +86,8 @@ def _elsewhere_lines(fake: FakeSQS) -> list[str]:
     return lines
 
 
-def _message_lines(fake: FakeSQS, *, verbose: bool, now: float) -> list[str]:
-    log = fake.message_log
+def _message_lines(seen: Inspection, *, verbose: bool, now: float) -> list[str]:
+    log = seen.message_log
     unfinished = log.not_deleted()
     if not log.message_ids():
         return ["no messages were sent"]
@@ -95,7 +99,7 @@ def _message_lines(fake: FakeSQS, *, verbose: bool, now: float) -> list[str]:
         queue_name, message = log.latest(message_id)
         lines.append("  " + describe_message(message, queue_name, verbose=verbose, now=now))
         timeline = render_timeline(
-            log.events(message_id), started_at=fake.started_at, verbose=verbose
+            log.events(message_id), started_at=seen.started_at, verbose=verbose
         )
         lines += [f"    {line}" for line in timeline]
     if len(shown) < len(unfinished):
