@@ -13,6 +13,7 @@ import time
 from typing import Any
 
 from pytest_fakesqs.engine import Broker, Clock, Outgoing, Queue, QueueSettings
+from pytest_fakesqs.fake.facade import core_of
 
 BODY = "x" * 100
 OPERATIONS = ("send", "receive 10", "delete")
@@ -60,7 +61,7 @@ def boto3_costs(depth: int, rounds: int, samples: int) -> dict[str, float]:
     with fake_sqs() as fake:
         client = make_client()
         url = client.create_queue(QueueName="deep")["QueueUrl"]
-        fill(fake.broker, fake.broker.get(fake.key("deep")), depth)
+        fill(core_of(fake).broker, core_of(fake).broker.get(fake.key("deep")), depth)
 
         def one_sample() -> dict[str, float]:
             spent = dict.fromkeys(OPERATIONS, 0.0)

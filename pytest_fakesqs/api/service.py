@@ -28,12 +28,14 @@ class SqsService:
     """One fake SQS service: a broker, a flavor's dialect, the action table, and the api's
     record of each queue."""
 
-    def __init__(self, broker: Broker, *, flavor: Flavor = "aws") -> None:
+    def __init__(
+        self, broker: Broker, *, flavor: Flavor = "aws", enforce_policies: bool = False
+    ) -> None:
         self.broker = broker
         self.dialect: Dialect = DIALECTS[flavor](broker)
         self.actions: dict[str, ActionHandler] = dict(ACTIONS)
         # Opt-in: authorise each call against the queue's Policy (authorization.py).
-        self.enforce_policies = False
+        self.enforce_policies = enforce_policies
         # Each queue's configuration, for as long as the queue object lives.
         self.records: weakref.WeakKeyDictionary[Queue, QueueRecord] = weakref.WeakKeyDictionary()
 

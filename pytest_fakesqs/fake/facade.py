@@ -9,26 +9,17 @@ from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from ..api import RequestContext, SqsService
-from ..api.principals import Identities
-from ..engine import Broker, Clock, Queue
+from ..api import RequestContext
+from ..engine import Queue
 from ..engine.settings import QueueKey
-from ..protocol import WireHandler
-from ..protocol.sigv4 import SignatureVerifier
 from ..transport.inprocess import activate, deactivate
-from ..transport.moto_identity import issued_principal
-from .calls import CallLog
-from .dead_letters import DeadLetterBook, DeadLetterQuery, Matcher
+from .core import FakeCore, Inspection
+from .dead_letters import DeadLetterQuery, Matcher
 from .declare import declare_queues
-from .deliveries import RefusedDeliveries
-from .directory import QueueDirectory
-from .faults import FaultInjector
-from .history import MessageLog
 from .idle import DEFAULT_MAX_STEPS, IdleReport, IdleRun, Step, watched_queues
 from .options import Options, make_options
 from .queues_from import configured_queues
 from .records import PRIVATE, Call, DeadLetter, HistoryEvent, RefusedDelivery
-from .sleep_hint import SleepWatch
 from .time_travel import advance_to_next_event
 from .trigger import Handler, Shape, TriggerDriver, TriggerReport
 from .views import QueueView
@@ -43,50 +34,21 @@ class FakeSQS:
     def __init__(self, options: Options, *, _token: object = None) -> None:
         if _token is not _PRIVATE:
             raise TypeError("use the `fakesqs` fixture or `fake_sqs()` to get a FakeSQS")
-        self.options = options
-        self.clock = Clock(
-            options.clock, start=options.start, autojump_threshold=options.autojump_threshold
-        )
-        self.started_at = self.clock.now()
-        # One seed for every random choice, message ids included, so a pinned seed repeats a run.
-        seed = options.seed if options.seed is not None else FaultInjector.fresh_seed()
-        self.broker = Broker(self.clock, seed=seed)
-        self.service = SqsService(self.broker, flavor=options.flavor)
-        self.handler = WireHandler(
-            self.service,
-            region=options.region,
-            account_id=options.account_id,
-            ymq_json=options.ymq_json,
-        )
-        self.directory = QueueDirectory(
-            self.broker, self.service, region=options.region, account_id=options.account_id
-        )
-        self._faults = FaultInjector(
-            self.directory,
-            self.handler,
-            seed=seed,
-            duplicate_delivery=options.duplicate_delivery,
-            standard_order=options.standard_order,
-            empty_receives=options.empty_receives,
-        )
-        self.handler.identities = Identities(
-            options.account_id, options.accounts, [issued_principal]
-        )
-        self.service.enforce_policies = options.enforce_policies
-        if options.verify_signatures:
-            self.handler.authenticate = SignatureVerifier(options.credentials)
+        self._core = FakeCore(options)  # swapped whole by renew()
         # Failure messages show whole bodies and timelines when pytest runs with -v.
         self.verbose = False
-        limit = options.history_limit
-        self.message_log = MessageLog(self.broker, limit=limit)
-        self._dead_letters = DeadLetterBook(
-            self.directory, self.message_log, self.started_at, limit=limit
-        )
-        self._calls = CallLog(self.handler, self.service, limit=limit)
-        self._refused = RefusedDeliveries(self.handler)
-        self.sleep_watch = SleepWatch(self.handler, self.clock)  # time.sleep on a frozen clock
         self._active = False
         self._env_set: list[str] = []
+
+    @property
+    def options(self) -> Options:
+        """The options this fake was made with (marker > ini > defaults)."""
+        return self._core.options
+
+    @property
+    def started_at(self) -> float:
+        """When the fake started, on its own clock (seconds since the epoch)."""
+        return self._core.started_at
 
     # -- lifecycle -----------------------------------------------------------------------------
 
@@ -94,9 +56,9 @@ class FakeSQS:
         """Declare the configured queues and, unless `in_process=False` (a fake served only over
         HTTP), serve this process's botocore clients."""
         if not self._active:
-            self.clock.claim()  # frozen: this thread's long polls jump at once, others' wait
+            self._core.clock.claim()  # frozen: this thread's long polls jump at once, others wait
             if in_process:
-                activate(self.handler)
+                activate(self._core.handler)
                 self._provide_credentials()
             self._active = True
             try:
@@ -108,7 +70,7 @@ class FakeSQS:
 
     def stop(self) -> None:
         if self._active:
-            deactivate(self.handler)
+            deactivate(self._core.handler)
             self._active = False
             for name in self._env_set:
                 os.environ.pop(name, None)
@@ -117,10 +79,9 @@ class FakeSQS:
     def renew(self, options: Options | None = None) -> None:
         """Forget every queue, message and call, as moto's reset does: a fresh engine and clock
         in this same object (with `options`, if given), serving again if it was."""
-        serving, verbose = self._active, self.verbose
+        serving = self._active
         self.stop()
-        FakeSQS.__init__(self, options or self.options, _token=_PRIVATE)
-        self.verbose = verbose
+        self._core = FakeCore(options or self.options)
         if serving:
             self.start()
 
@@ -138,16 +99,17 @@ class FakeSQS:
                 self._env_set.append(name)
 
     def _declare_queues(self) -> None:
-        declare_queues(self.directory, configured_queues(self.directory, self.options))
+        directory = self._core.directory
+        declare_queues(directory, configured_queues(directory, self.options))
 
     # -- time ----------------------------------------------------------------------------------
 
     def now(self) -> datetime:
-        return self.clock.now_datetime()
+        return self._core.clock.now_datetime()
 
     def advance(self, amount: float | timedelta) -> datetime:
         """Move the clock forward by seconds or a timedelta; returns the new now()."""
-        self.clock.advance(amount)
+        self._core.clock.advance(amount)
         return self.now()
 
     def advance_to_next_event(
@@ -160,7 +122,7 @@ class FakeSQS:
         `[]` (and the clock stays) when nothing is scheduled.
         """
         watched = None if queue is None else self._find(queue)
-        return advance_to_next_event(self.broker, watched, include_expiry=include_expiry)
+        return advance_to_next_event(self._core.broker, watched, include_expiry=include_expiry)
 
     def run_until_idle(
         self,
@@ -183,9 +145,9 @@ class FakeSQS:
         """
         __tracebackhide__ = True
         run = IdleRun(
-            self.directory,
+            self._core.directory,
             step,
-            queues=watched_queues(self.directory, queues),
+            queues=watched_queues(self._core.directory, queues),
             max_steps=max_steps,
         )
         return run.run()
@@ -193,33 +155,33 @@ class FakeSQS:
     # -- queues --------------------------------------------------------------------------------
 
     def context(self) -> RequestContext:
-        return self.directory.context()
+        return self._core.directory.context()
 
     def key(self, name: str) -> QueueKey:
-        return self.directory.key(name)
+        return self._core.directory.key(name)
 
     def create_queue(self, name: str, **attributes: Any) -> str:
         """Create a queue (attributes as in CreateQueue, values may be ints/bools); its URL."""
-        return self.directory.create(name, **attributes)
+        return self._core.directory.create(name, **attributes)
 
     def _find(self, name_or_url: str) -> Queue:
-        return self.directory.find(name_or_url)
+        return self._core.directory.find(name_or_url)
 
     def queue(self, name_or_url: str) -> QueueView:
         """A read-only view of a queue, by name or URL."""
-        return QueueView(self.directory, self._find(name_or_url), _token=PRIVATE)
+        return QueueView(self._core.directory, self._find(name_or_url), _token=PRIVATE)
 
     # -- fault injection -----------------------------------------------------------------------
 
     @property
     def uses_randomness(self) -> bool:
         """Whether any seeded misbehaviour (duplicates, shuffling, empty receives) is on."""
-        return self._faults.plan.active
+        return self._core.faults.plan.active
 
     @property
     def seed(self) -> int:
         """The seed of every random choice this fake makes; reuse it to reproduce a run."""
-        return self._faults.seed
+        return self._core.faults.seed
 
     def fail_next(
         self,
@@ -235,11 +197,11 @@ class FakeSQS:
         runs: botocore retries throttling and 5xx errors; on a frozen clock its back-off
         advances the fake's clock instead of sleeping.
         """
-        self._faults.fail_next(action, code, times, queue)
+        self._core.faults.fail_next(action, code, times, queue)
 
     def duplicate_next(self, queue: str, times: int = 1) -> None:
         """Deliver the next `times` messages received from a standard `queue` once more later."""
-        self._faults.duplicate_next(queue, times)
+        self._core.faults.duplicate_next(queue, times)
 
     # -- triggers ------------------------------------------------------------------------------
 
@@ -263,7 +225,7 @@ class FakeSQS:
         seconds, or `max_invocations` is reached; returns what happened.
         """
         return TriggerDriver(
-            self.directory,
+            self._core.directory,
             self._find(queue),
             handler,
             shape=shape,
@@ -275,16 +237,16 @@ class FakeSQS:
         ).run()
 
     def queue_url(self, queue: Queue) -> str:
-        return self.directory.url(queue)
+        return self._core.directory.url(queue)
 
     def queue_name(self, name_or_url: str) -> str:
-        return self.directory.name(name_or_url)
+        return self._core.directory.name(name_or_url)
 
     # -- dead letters, histories, calls --------------------------------------------------------
 
     def dead_letters(self, queue: str | None = None) -> list[DeadLetter]:
         """Messages that reached a dead-letter queue (`queue`: the DLQ or its source)."""
-        return self._dead_letters.dead_letters(queue)
+        return self._core.dead_letters.dead_letters(queue)
 
     def assert_dead_lettered(
         self,
@@ -300,42 +262,52 @@ class FakeSQS:
         `match` is a regex searched in the body, or a callable taking the `DeadLetter`.
         """
         __tracebackhide__ = True
-        return self._dead_letters.assert_dead_lettered(
+        return self._core.dead_letters.assert_dead_lettered(
             DeadLetterQuery(queue, body, match, count, info, self.verbose)
         )
 
     def assert_no_dead_letters(self, queue: str | None = None) -> None:
         __tracebackhide__ = True
-        self._dead_letters.assert_no_dead_letters(queue, self.verbose)
+        self._core.dead_letters.assert_no_dead_letters(queue, self.verbose)
 
     def history(self, message_id: str) -> list[HistoryEvent]:
         """Everything that happened to one message, on the fake's clock, across queues."""
-        return self.message_log.events(message_id)
+        return self._core.message_log.events(message_id)
 
     def calls(self, action: str | None = None) -> list[Call]:
         """The SQS calls the code under test made, oldest first (only `action`'s, if given)."""
-        return self._calls.calls(action)
+        return self._core.calls.calls(action)
 
     def refused_deliveries(self) -> list[RefusedDelivery]:
         """SNS / S3 / EventBridge deliveries a queue's Policy refused (enforce_policies=True);
         each was dropped, as on AWS, and says which statement was missing or denied it."""
-        return self._refused.refused()
+        return self._core.refused.refused()
 
     def teardown_problems(self) -> list[str]:
         """Texts for the checks the options turned on (assert_dlq_empty, ...) that fail."""
         problems = []
         if self.options.assert_dlq_empty:
-            problems.append(self._dead_letters.unasserted_report(self.verbose))
+            problems.append(self._core.dead_letters.unasserted_report(self.verbose))
         if self.options.assert_no_client_errors:
-            problems.append(self._calls.swallowed_errors_report(self.started_at))
+            problems.append(self._core.calls.swallowed_errors_report(self.started_at))
         return [p for p in problems if p is not None]
 
     def __repr__(self) -> str:
-        return f"<FakeSQS clock={self.options.clock} now={self.now().isoformat()} queues={len(self.broker.queues())}>"
+        return f"<FakeSQS clock={self.options.clock} now={self.now().isoformat()} queues={len(self._core.broker.queues())}>"
 
 
 def new_fake(options: Options) -> FakeSQS:
     return FakeSQS(options, _token=_PRIVATE)
+
+
+def inspection(fake: FakeSQS) -> Inspection:
+    """What the report, the pictures and the server read of `fake` (see core.Inspection)."""
+    return Inspection(lambda: fake._core)
+
+
+def core_of(fake: FakeSQS) -> FakeCore:
+    """The parts `fake` is made of now, for white-box tests; `renew` replaces them."""
+    return fake._core
 
 
 class fake_sqs(contextlib.ContextDecorator):

@@ -15,6 +15,7 @@ from .records import Call, DeadLetter, HistoryEvent, moment
 from .views import MessageView
 
 if TYPE_CHECKING:
+    from .core import Inspection
     from .facade import FakeSQS
 
 MESSAGE_LIMIT = 50
@@ -57,13 +58,20 @@ class Snapshot:
     calls_made: int
 
 
+def _inspection(fake: FakeSQS) -> Inspection:
+    from .facade import inspection
+
+    return inspection(fake)
+
+
 def summarize(fake: FakeSQS, queue: Queue) -> QueueSummary:
-    fake.broker.refresh(queue)
+    seen = _inspection(fake)
+    seen.refresh(queue)
     redrive = queue.settings.redrive
     sources = tuple(
         sorted(
             other.name
-            for other in fake.broker.queues()
+            for other in seen.queues()
             if other.settings.redrive is not None
             and other.settings.redrive.dead_letter_queue == queue.key
         )
@@ -72,7 +80,7 @@ def summarize(fake: FakeSQS, queue: Queue) -> QueueSummary:
         name=queue.name,
         region=queue.key[0],
         account_id=queue.key[1],
-        url=fake.queue_url(queue),
+        url=seen.url(queue),
         fifo=queue.settings.fifo,
         visible=queue.visible,
         in_flight=queue.in_flight,
@@ -80,13 +88,13 @@ def summarize(fake: FakeSQS, queue: Queue) -> QueueSummary:
         dead_letter_queue=None if redrive is None else redrive.dead_letter_queue[2],
         max_receive_count=None if redrive is None else redrive.max_receive_count,
         dead_letter_sources=sources,
-        attributes=fake.service.describe_queue(queue, fake.context()),
+        attributes=seen.attributes(queue),
     )
 
 
 def queues(fake: FakeSQS) -> list[Queue]:
     """Every queue, by name then account and region (a stable order for every picture)."""
-    return sorted(fake.broker.queues(), key=lambda q: (q.name, q.key[1], q.key[0]))
+    return sorted(_inspection(fake).queues(), key=lambda q: (q.name, q.key[1], q.key[0]))
 
 
 def take_snapshot(
@@ -99,13 +107,14 @@ def take_snapshot(
 ) -> Snapshot:
     """The fake now. At most `message_limit` histories: the messages not deleted first (what a
     failing test wants), or the most recent ones (what a dashboard wants)."""
-    log = fake.message_log
+    seen = _inspection(fake)
+    log = seen.message_log
     sent = log.message_ids()
     not_deleted = log.not_deleted()
     shown = _choose(sent, not_deleted, message_limit, choose)
-    calls_made = fake._calls.count()
+    calls_made = seen.calls.count()
     limit = calls_made if call_limit is None else call_limit
-    book = fake._dead_letters
+    book = seen.dead_letters
     dead_letters, dead_letters_total = book.recent(
         book.count() if dead_letter_limit is None else dead_letter_limit
     )
@@ -113,14 +122,14 @@ def take_snapshot(
         clock=fake.options.clock,
         flavor=fake.options.flavor,
         started_at=moment(fake.started_at),
-        now=moment(fake.clock.now()),
+        now=moment(seen.now()),
         queues=tuple(summarize(fake, queue) for queue in queues(fake)),
         histories=tuple(tuple(log.events(message_id)) for message_id in shown),
         messages_sent=len(sent),
         not_deleted=tuple(not_deleted),
         dead_letters=tuple(dead_letters),
         dead_letters_total=dead_letters_total,
-        calls=tuple(fake._calls.recent(limit)),
+        calls=tuple(seen.calls.recent(limit)),
         calls_made=calls_made,
     )
 
@@ -140,7 +149,7 @@ def _choose(sent: list[str], not_deleted: list[str], limit: int, choose: Choice)
 
 def peek(fake: FakeSQS, queue: Queue, limit: int) -> tuple[list[MessageView], int]:
     """Up to `limit` live messages of `queue` in arrival order, and how many there are."""
-    states = fake.broker.states(queue)
+    states = _inspection(fake).states(queue)
     live = [m for s in (State.VISIBLE, State.IN_FLIGHT, State.DELAYED) for m in states[s]]
     live.sort(key=lambda m: m.sequence)
     return [MessageView.of(m) for m in live[:limit]], len(live)
@@ -149,7 +158,7 @@ def peek(fake: FakeSQS, queue: Queue, limit: int) -> tuple[list[MessageView], in
 def where_now(fake: FakeSQS, message_id: str) -> tuple[str, MessageView] | None:
     """The queue a message is in and a view of it, or None once it is gone."""
     try:
-        queue_name, message = fake.message_log.latest(message_id)
+        queue_name, message = _inspection(fake).message_log.latest(message_id)
     except LookupError:
         return None
     if message.state is State.GONE:

@@ -4,21 +4,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..api.errors import Err
+from ..api.errors import ErrorCode
 from ..fake.history import describe_duplicate, describe_message, render_timeline
 from ..fake.records import HistoryEvent
 from ..fake.text import offset, plural
 
 if TYPE_CHECKING:
     from ..engine import Message
+    from ..fake.core import Inspection
     from ..fake.facade import FakeSQS
 
 MESSAGE_LIMIT = 5
-_NOT_FOUND = Err.QueueDoesNotExist.spec.query_code
+_NOT_FOUND = ErrorCode.QueueDoesNotExist.spec.query_code
 
 
 def report_section(fake: FakeSQS, *, verbose: bool) -> str:
-    now = fake.clock.now()
+    from ..fake.facade import inspection
+
+    seen = inspection(fake)
+    now = seen.now()
     lines = [
         f"clock {fake.options.clock} at {fake.now().isoformat()} "
         f"({offset(now - fake.started_at)} since the test started)"
@@ -28,12 +32,12 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
             f"seed {fake.seed}: @pytest.mark.fakesqs(seed={fake.seed}) repeats this test's "
             "random choices"
         )
-    if fake.sleep_watch.hint is not None:
-        lines.append(fake.sleep_watch.hint)
-    lines += _queue_lines(fake)
+    if seen.sleep_hint is not None:
+        lines.append(seen.sleep_hint)
+    lines += _queue_lines(seen)
     lines += _refused_lines(fake)
     lines += _elsewhere_lines(fake)
-    lines += _message_lines(fake, verbose=verbose, now=now)
+    lines += _message_lines(seen, verbose=verbose, now=now)
     return "\n".join(lines)
 
 
@@ -49,8 +53,8 @@ def _refused_lines(fake: FakeSQS) -> list[str]:
     return lines
 
 
-def _queue_lines(fake: FakeSQS) -> list[str]:
-    queues = sorted(fake.broker.queues(), key=lambda q: (q.name, q.key))
+def _queue_lines(seen: Inspection) -> list[str]:
+    queues = sorted(seen.queues(), key=lambda q: (q.name, q.key))
     if not queues:
         return ["no queues"]
     regions = {queue.key[0] for queue in queues}
@@ -61,7 +65,7 @@ def _queue_lines(fake: FakeSQS) -> list[str]:
         where = [queue.key[0]] if len(regions) > 1 else []
         where += [queue.key[1]] if len(accounts) > 1 else []
         label = f"{queue.name} ({' / '.join(where)})" if where else queue.name
-        fake.broker.refresh(queue)
+        seen.refresh(queue)
         redrive = queue.settings.redrive
         dead_letters = (
             ""
@@ -100,8 +104,8 @@ def _elsewhere_lines(fake: FakeSQS) -> list[str]:
     return lines
 
 
-def _message_lines(fake: FakeSQS, *, verbose: bool, now: float) -> list[str]:
-    log = fake.message_log
+def _message_lines(seen: Inspection, *, verbose: bool, now: float) -> list[str]:
+    log = seen.message_log
     if not log.message_ids():
         return ["no messages were sent"]
     unfinished = log.not_deleted()
@@ -113,18 +117,18 @@ def _message_lines(fake: FakeSQS, *, verbose: bool, now: float) -> list[str]:
         for message_id in shown:
             queue_name, message = log.latest(message_id)
             lines.append("  " + describe_message(message, queue_name, verbose=verbose, now=now))
-            lines += _timeline(fake, log.events(message_id), verbose=verbose)
+            lines += _timeline(seen, log.events(message_id), verbose=verbose)
         if len(shown) < len(unfinished):
             lines.append(f"  … and {len(unfinished) - len(shown)} more (add -v to show all)")
     elif not duplicates:
         return ["every message sent was deleted"]
     if duplicates:
-        lines += _duplicate_lines(fake, duplicates, verbose=verbose, now=now, alone=not lines)
+        lines += _duplicate_lines(seen, duplicates, verbose=verbose, now=now, alone=not lines)
     return lines
 
 
 def _duplicate_lines(
-    fake: FakeSQS,
+    seen: Inspection,
     duplicates: list[tuple[str, Message]],
     *,
     verbose: bool,
@@ -140,12 +144,12 @@ def _duplicate_lines(
     shown = duplicates if verbose else duplicates[:MESSAGE_LIMIT]
     for queue_name, copy in shown:
         lines.append("  " + describe_duplicate(copy, queue_name, verbose=verbose, now=now))
-        lines += _timeline(fake, fake.message_log.copy_events(queue_name, copy), verbose=verbose)
+        lines += _timeline(seen, seen.message_log.copy_events(queue_name, copy), verbose=verbose)
     if len(shown) < len(duplicates):
         lines.append(f"  … and {len(duplicates) - len(shown)} more (add -v to show all)")
     return lines
 
 
-def _timeline(fake: FakeSQS, events: list[HistoryEvent], *, verbose: bool) -> list[str]:
-    timeline = render_timeline(events, started_at=fake.started_at, verbose=verbose)
+def _timeline(seen: Inspection, events: list[HistoryEvent], *, verbose: bool) -> list[str]:
+    timeline = render_timeline(events, started_at=seen.started_at, verbose=verbose)
     return [f"    {line}" for line in timeline]

@@ -53,7 +53,14 @@ class WireHandler:
     """Serves SQS requests in either wire protocol; shared by in-process and HTTP transports."""
 
     def __init__(
-        self, service: SqsService, *, region: str, account_id: str, ymq_json: str = "accept"
+        self,
+        service: SqsService,
+        *,
+        region: str,
+        account_id: str,
+        ymq_json: str = "accept",
+        identities: Identities | None = None,
+        authenticate: Callable[[WireRequest], None] | None = None,
     ) -> None:
         self.service = service
         self.region = region
@@ -65,10 +72,10 @@ class WireHandler:
         self.interceptors: list[CallInterceptor] = []
         self._local = threading.local()
         # Checks who sent a request (SigV4 verification); raises SqsError to refuse it.
-        self.authenticate: Callable[[WireRequest], None] | None = None
+        self.authenticate = authenticate
         self._contexts: dict[tuple[str, str, str, str, str], RequestContext] = {}
         # Whose credentials are whose: the account (and principal) of every request.
-        self.identities = Identities(account_id)
+        self.identities = identities if identities is not None else Identities(account_id)
 
     def current_call(self) -> CallRecord | None:
         """The call being served on this thread, so engine-side faults can be attributed."""

@@ -12,8 +12,8 @@ import threading
 from collections.abc import Sequence
 from typing import Any
 
-from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, RequestContext
-from ..fake.facade import FakeSQS, new_fake
+from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
+from ..fake.facade import FakeSQS, inspection, new_fake
 from ..fake.options import FLAVORS, make_options
 from ..fake.text import nearest, plural
 from ..transport.connections import HttpLimits
@@ -260,7 +260,7 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     signal.signal(signal.SIGTERM, request_stop)
     with server:
         options = fake.options
-        here = RequestContext(options.region, options.account_id, base_url=server.endpoint_url)
+        here = server.endpoint_url
         startup = [
             f"fakesqs: serving SQS at {server.endpoint_url} (region {options.region}, account "
             f"{options.account_id}, flavor {options.flavor}, clock {options.clock}); "
@@ -274,8 +274,9 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             )
         if options.enforce_policies:
             startup.append("fakesqs: enforcing queue policies (docs/policies.md)")
-        for queue in sorted(fake.broker.queues(), key=lambda q: q.name):
-            startup.append(f"fakesqs: queue {queue.name}: {fake.service.queue_url(here, queue)}")
+        seen = inspection(fake)
+        for queue in sorted(seen.queues(), key=lambda q: q.name):
+            startup.append(f"fakesqs: queue {queue.name}: {seen.url(queue, base_url=here)}")
         _print("\n".join(startup))  # one write: a client may start as soon as it sees the banner
         while not stopping.wait(0.5):  # a bounded wait keeps signals prompt everywhere
             pass

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..fake import snapshot
+from ..fake.facade import inspection
 from ..fake.records import moment
 from ..pictures import dashboard
 from ..protocol import WireResponse
@@ -71,7 +72,7 @@ class Dashboard:
 
     def _queue(self, key: tuple[str, ...]) -> str | None:
         region, account_id, name = key
-        queue = self.fake.broker.find((region, account_id, name))
+        queue = inspection(self.fake).find((region, account_id, name))
         if queue is None:
             return None
         fake = self.fake
@@ -85,13 +86,13 @@ class Dashboard:
             histories=histories,
             dead_letters=dead_letters[-dashboard.RECENT_DEAD_LETTERS :],
             start=moment(fake.started_at),
-            now=moment(fake.clock.now()),
+            now=moment(inspection(fake).now()),
             clock=fake.options.clock,
         )
 
     def _message(self, message_id: str) -> str | None:
         fake = self.fake
-        if not fake.message_log.knows(message_id):
+        if not inspection(fake).message_log.knows(message_id):
             return None
         now = snapshot.where_now(fake, message_id)
         return dashboard.message_page(
@@ -100,7 +101,7 @@ class Dashboard:
             current=None if now is None else now[1],
             queue=None if now is None else now[0],
             start=moment(fake.started_at),
-            now=moment(fake.clock.now()),
+            now=moment(inspection(fake).now()),
             clock=fake.options.clock,
         )
 

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from importlib import metadata
 
-from ..fake.facade import FakeSQS
+from ..fake.facade import FakeSQS, inspection
 from ..protocol import WireRequest, WireResponse
 from ..transport.routes import Route, json_response
 from .peek import peek_route
@@ -37,7 +37,7 @@ def _health(fake: FakeSQS, requests_served: Callable[[], int]) -> Callable[..., 
     started_at = time.time()
 
     def health(_request: WireRequest) -> WireResponse:
-        queues = fake.broker.queues()
+        queues = inspection(fake).queues()
         return json_response(
             200,
             {

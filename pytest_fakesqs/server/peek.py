@@ -20,7 +20,8 @@ from ..api import SqsError
 from ..api.error_texts import ErrorText
 from ..api.errors import ErrorSpec
 from ..engine import Delivery, Message, Queue, State
-from ..fake.facade import FakeSQS
+from ..fake.core import Inspection
+from ..fake.facade import FakeSQS, inspection
 from ..protocol import WireRequest, WireResponse, json10, query
 from ..transport.routes import Endpoint, Route
 
@@ -36,16 +37,18 @@ def peek_route(fake: FakeSQS) -> Route:
 
 
 def _endpoint(fake: FakeSQS) -> Endpoint:
+    seen = inspection(fake)
+
     def answer(request: WireRequest) -> WireResponse:
         aws_json = json10.is_json_request(request)
         try:
             values = _values(request)
-            queue = _queue(fake, request, values)
+            queue = _queue(seen, request, values)
             if request.method == "DELETE":
-                fake.broker.purge(queue)
+                seen.purge(queue)
                 return WireResponse(200, {"Content-Type": "application/json"}, b'{"ok": true}\n')
             messages = _peek(
-                fake,
+                seen,
                 queue,
                 show_invisible=str(values.get("ShowInvisible", "")).lower() in _TRUE,
                 show_delayed=str(values.get("ShowDelayed", "")).lower() in _TRUE,
@@ -81,27 +84,26 @@ def _values(request: WireRequest) -> dict[str, Any]:
     return values
 
 
-def _queue(fake: FakeSQS, request: WireRequest, values: dict[str, Any]) -> Queue:
+def _queue(seen: Inspection, request: WireRequest, values: dict[str, Any]) -> Queue:
     path = unquote(urlsplit(request.url).path).rstrip("/")
     missing = ErrorText.QUEUE_DOES_NOT_EXIST()
     if path != PATH:  # /_aws/sqs/messages/<region>/<account>/<queue>
         parts = path[len(PATH) + 1 :].split("/")
         if len(parts) != 3 or not all(parts):
             raise SqsError(_INVALID_ADDRESS, f"The address {path} is not valid for this endpoint.")
-        queue = fake.broker.find((parts[0], parts[1], parts[2]))
+        queue = seen.find((parts[0], parts[1], parts[2]))
         if queue is None:
             raise missing
         return queue
     url = values.get("QueueUrl")
     if not isinstance(url, str) or not url:
         raise missing
-    ctx = fake.handler.context(request, "query")
-    key = fake.service.addressing.key_from_url(ctx, url)
+    key = seen.key_from_url(request, url)
     if key is None:
         raise SqsError(_INVALID_ADDRESS, f"The address {url} is not valid for this endpoint.")
-    found = fake.broker.find(key) or fake.broker.find((fake.options.region, *key[1:]))
+    found = seen.find(key) or seen.find((seen.options.region, *key[1:]))
     if found is None:  # a URL without a region (ours have none): unambiguous by account + name
-        same = [q for q in fake.broker.queues() if q.key[1:] == key[1:]]
+        same = [q for q in seen.queues() if q.key[1:] == key[1:]]
         found = same[0] if len(same) == 1 else None
     if found is None:
         raise missing
@@ -109,12 +111,12 @@ def _queue(fake: FakeSQS, request: WireRequest, values: dict[str, Any]) -> Queue
 
 
 def _peek(
-    fake: FakeSQS, queue: Queue, *, show_invisible: bool, show_delayed: bool
+    seen: Inspection, queue: Queue, *, show_invisible: bool, show_delayed: bool
 ) -> list[dict[str, Any]]:
     """In LocalStack's order: in-flight (if shown), visible, delayed (if shown); each group in
     the order the messages arrived. A FIFO message behind an in-flight one of its group cannot
     be received, so it shows only with the in-flight ones."""
-    by_state = fake.broker.states(queue)
+    by_state = seen.states(queue)
     blocked = _blocked_groups(queue)
     visible = [m for m in by_state[State.VISIBLE] if m.group_id not in blocked]
     held = [m for m in by_state[State.VISIBLE] if m.group_id in blocked]
@@ -129,7 +131,7 @@ def _peek(
         delivery = Delivery(
             message, RECEIPT_HANDLE, message.receive_count, message.first_received_at or 0
         )
-        row = fake.service.render_delivery(delivery, {"All"}, ["All"])
+        row = seen.render_delivery(delivery)
         attributes = row.setdefault("Attributes", {})
         if show_invisible:
             attributes["IsVisible"] = "false" if message.state is State.IN_FLIGHT else "true"

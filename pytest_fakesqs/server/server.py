@@ -8,7 +8,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..api.limits import LIMITS
-from ..fake.facade import FakeSQS
+from ..fake.facade import FakeSQS, inspection
 from ..protocol import WireRequest, WireResponse
 from ..transport.connections import HttpLimits
 from ..transport.http import RequestLog, SqsHttpServer
@@ -43,7 +43,7 @@ class FakeSQSServer:
         self.fake = fake
         largest = LIMITS[fake.options.flavor].max_batch_bytes * _ENCODING_GROWTH + _PARAMETER_ROOM
         self.http = SqsHttpServer(
-            fake.handler,
+            inspection(fake).handler,
             host=host,
             port=port,
             request_log=request_log,

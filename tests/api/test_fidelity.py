@@ -11,6 +11,7 @@ from botocore.exceptions import ClientError
 from pytest_fakesqs import FakeSQS
 from pytest_fakesqs.api import LIMITS
 from pytest_fakesqs.api.error_texts import ErrorText
+from pytest_fakesqs.fake.facade import core_of
 
 
 def test_aws_flavor_allows_120000_in_flight_on_standard_queues() -> None:
@@ -20,7 +21,7 @@ def test_aws_flavor_allows_120000_in_flight_on_standard_queues() -> None:
 
 def test_over_limit_past_the_in_flight_limit(fakesqs: FakeSQS, sqs: Any) -> None:
     # Counting, cheaply: the same rule with the limit lowered through the dialect's Limits.
-    dialect = fakesqs.service.dialect
+    dialect = core_of(fakesqs).service.dialect
     dialect.limits = dataclasses.replace(dialect.limits, standard_in_flight=3)
     url = sqs.create_queue(QueueName="busy")["QueueUrl"]
     sqs.send_message_batch(

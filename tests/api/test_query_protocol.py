@@ -9,6 +9,7 @@ from urllib.parse import urlencode
 import pytest
 
 from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol import WireRequest, WireResponse
 
 from ..query_era import installed_botocore_speaks_query, query_client
@@ -18,7 +19,7 @@ FORM = {"content-type": "application/x-www-form-urlencoded; charset=utf-8"}
 
 def post(fakesqs: FakeSQS, url: str, fields: dict[str, str] | bytes) -> WireResponse:
     body = fields if isinstance(fields, bytes) else urlencode(fields).encode()
-    return fakesqs.handler.handle(WireRequest("POST", url, dict(FORM), body))
+    return core_of(fakesqs).handler.handle(WireRequest("POST", url, dict(FORM), body))
 
 
 @pytest.fixture

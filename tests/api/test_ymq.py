@@ -14,6 +14,7 @@ from botocore.exceptions import ClientError
 from pytest_fakesqs import FakeSQS
 from pytest_fakesqs.api.ymq import YmqDialect
 from pytest_fakesqs.engine import Outgoing
+from pytest_fakesqs.fake.facade import core_of
 
 from .conftest import QUERY_CLIENT, make_client, system_attribute_names
 
@@ -308,13 +309,13 @@ def test_fifo_receive_past_20000_in_flight_is_over_limit(fakesqs: FakeSQS, ymq: 
         QueueName="busy.fifo",
         Attributes={"FifoQueue": "true", "ContentBasedDeduplication": "true"},
     )["QueueUrl"]
-    queue = fakesqs.broker.get(fakesqs.key("busy.fifo"))
+    queue = core_of(fakesqs).broker.get(fakesqs.key("busy.fifo"))
     for group in range(20_001):  # straight into the engine: 20,001 sends over HTTP are slow
-        fakesqs.broker.send(
+        core_of(fakesqs).broker.send(
             queue, Outgoing(body=str(group), size=8, group_id=str(group), dedup_id=str(group))
         )
     while queue.in_flight < 20_000:
-        fakesqs.broker.receive(queue, 10)
+        core_of(fakesqs).broker.receive(queue, 10)
     with pytest.raises(ClientError) as excinfo:
         ymq.receive_message(QueueUrl=url)
     # `__type` OverLimit is also the modelled shape's name, so botocore maps the class anyway.
@@ -372,8 +373,10 @@ def test_fifo_batch_entries_ignore_their_delay_too(fakesqs: FakeSQS, ymq: Any) -
 def test_fifo_in_flight_limit_is_20000_with_over_limit(fakesqs: FakeSQS) -> None:
     fifo = fakesqs.queue(fakesqs.create_queue("limits.fifo", ContentBasedDeduplication=True))
     standard = fakesqs.queue(fakesqs.create_queue("limits"))
-    assert fakesqs.broker.find(fakesqs.key(fifo.name)).settings.max_in_flight == 20_000  # type: ignore[union-attr]
-    assert fakesqs.broker.find(fakesqs.key(standard.name)).settings.max_in_flight == 120_000  # type: ignore[union-attr]
+    assert core_of(fakesqs).broker.find(fakesqs.key(fifo.name)).settings.max_in_flight == 20_000  # type: ignore[union-attr]
+    assert (
+        core_of(fakesqs).broker.find(fakesqs.key(standard.name)).settings.max_in_flight == 120_000
+    )  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("mode", ["maybe", ""])

@@ -18,6 +18,7 @@ from types import ModuleType
 
 import pytest
 
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol import WireRequest
 from pytest_fakesqs.server.cli import build_parser, make_fake
 from pytest_fakesqs.server.server import FakeSQSServer
@@ -77,6 +78,6 @@ def test_a_long_run_retains_no_more_than_the_history_limit(soak: ModuleType) -> 
     assert fake.options.history_limit == LIMIT
     assert blocks_end - blocks_warm < ALLOCATION_SLACK, (blocks_warm, blocks_end)
     assert objects_end - objects_warm < ALLOCATION_SLACK, (objects_warm, objects_end)
-    assert len(fake.message_log.message_ids()) == LIMIT
-    assert fake.message_log.forgotten == MESSAGES - LIMIT
+    assert len(core_of(fake).message_log.message_ids()) == LIMIT
+    assert core_of(fake).message_log.forgotten == MESSAGES - LIMIT
     assert len(fake.calls()) == LIMIT

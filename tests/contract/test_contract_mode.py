@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from pytest_fakesqs import fake_sqs
-from pytest_fakesqs.fake.facade import FakeSQS
+from pytest_fakesqs.fake.facade import FakeSQS, core_of
 from pytest_fakesqs.fake.options import make_options
 from pytest_fakesqs.server.server import FakeSQSServer
 
@@ -38,7 +38,7 @@ def run(pytester: pytest.Pytester, server: FakeSQSServer, *args: str) -> pytest.
 
 def live_queues(server: FakeSQSServer) -> list[str]:
     fake: FakeSQS = server.fake
-    return sorted(q.name for q in fake.broker.queues())
+    return sorted(q.name for q in core_of(fake).broker.queues())
 
 
 def test_header_names_the_endpoint_and_prefixed_queues_are_deleted(

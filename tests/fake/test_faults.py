@@ -10,6 +10,7 @@ from botocore.config import Config
 from botocore.exceptions import ClientError
 
 from pytest_fakesqs import FakeSQS, fake_sqs
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol import CallRecord
 
 from ..api.conftest import QUERY_CLIENT, error_class, make_client
@@ -17,7 +18,7 @@ from ..api.conftest import QUERY_CLIENT, error_class, make_client
 
 def record_calls(fakesqs: FakeSQS) -> list[CallRecord]:
     calls: list[CallRecord] = []
-    fakesqs.handler.listeners.append(calls.append)
+    core_of(fakesqs).handler.listeners.append(calls.append)
     return calls
 
 
@@ -106,7 +107,7 @@ def test_fail_next_targets_one_queue(fakesqs: FakeSQS, sqs: Any, queue_url: str)
         sqs.delete_message(QueueUrl=queue_url, ReceiptHandle=work["ReceiptHandle"])
     history = fakesqs.queue("work").in_flight()
     assert [m.body for m in history] == ["w"]
-    message = fakesqs.broker.get(fakesqs.key("work")).find(work["MessageId"])
+    message = core_of(fakesqs).broker.get(fakesqs.key("work")).find(work["MessageId"])
     assert message is not None
     assert ("injected error", "InvalidSecurity") in [
         (event.value, detail) for _, event, detail in message.timeline()

@@ -11,6 +11,7 @@ import boto3
 import pytest
 
 from pytest_fakesqs import fake_sqs
+from pytest_fakesqs.fake.facade import core_of
 
 
 def client() -> Any:
@@ -26,7 +27,7 @@ def test_a_deleted_message_tells_the_same_story_as_a_story() -> None:
         ids = [sqs.send_message(QueueUrl=url, MessageBody=b)["MessageId"] for b in "abc"]
         got = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=10)["Messages"]
         by_body = {m["Body"]: m for m in got}
-        log = fake.message_log
+        log = core_of(fake).message_log
         before = [(e.event, e.detail) for e in fake.history(ids[0])]
         assert not isinstance(log._first[ids[0]], tuple)  # received, not deleted: a message
         sqs.delete_message(QueueUrl=url, ReceiptHandle=by_body["a"]["ReceiptHandle"])

@@ -9,6 +9,7 @@ import boto3
 import pytest
 
 from pytest_fakesqs import FakeSQS, IdleReport
+from pytest_fakesqs.fake.facade import core_of
 
 DECLARED = {
     "orders": {"VisibilityTimeout": 30, "dlq": "orders-dlq", "max_receive_count": 3},
@@ -47,7 +48,7 @@ class Consumer:
 
 
 def _names(fakesqs: FakeSQS) -> set[str]:
-    return {queue.name for queue in fakesqs.broker.queues()}
+    return {queue.name for queue in core_of(fakesqs).broker.queues()}
 
 
 def send(fakesqs: FakeSQS, queue: str, *bodies: str) -> list[str]:

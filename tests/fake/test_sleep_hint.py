@@ -1,6 +1,6 @@
 """The time.sleep hint: an empty receive after real time passed on a clock that stood still.
 
-Real time is a controllable source here (`fakesqs.sleep_watch.real_time`): the suite never
+Real time is a controllable source here (`core_of(fakesqs).sleep_watch.real_time`): the suite never
 sleeps to prove that sleeping does not help.
 """
 
@@ -14,6 +14,7 @@ import boto3
 import pytest
 
 from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.plugin.report import report_section
 
 
@@ -34,7 +35,7 @@ def client() -> Any:
 @pytest.fixture
 def real_time(fakesqs: FakeSQS) -> RealTime:
     source = RealTime()
-    fakesqs.sleep_watch.real_time = source
+    core_of(fakesqs).sleep_watch.real_time = source
     return source
 
 
@@ -71,7 +72,7 @@ def test_the_hint_needs_over_a_second_of_real_time_and_a_clock_that_stood_still(
     real_time.now += real_seconds
     fakesqs.advance(virtual_seconds)
     sqs.receive_message(QueueUrl=url)
-    assert (fakesqs.sleep_watch.hint is not None) is hinted
+    assert (core_of(fakesqs).sleep_watch.hint is not None) is hinted
 
 
 def test_a_receive_that_finds_messages_or_a_consumer_threads_wait_is_no_hint(
@@ -86,7 +87,7 @@ def test_a_receive_that_finds_messages_or_a_consumer_threads_wait_is_no_hint(
     real_time.now += 5
     elsewhere.start()  # a consumer thread's short poll: its real time is its own business
     elsewhere.join()
-    assert fakesqs.sleep_watch.hint is None
+    assert core_of(fakesqs).sleep_watch.hint is None
 
 
 @pytest.mark.fakesqs(clock="real")
@@ -96,11 +97,11 @@ def test_on_a_wall_clock_sleeping_does_move_time_so_there_is_no_hint(
     sqs, url = retried_job(fakesqs)
     real_time.now += 31
     sqs.receive_message(QueueUrl=url)
-    assert fakesqs.sleep_watch.hint is None
+    assert core_of(fakesqs).sleep_watch.hint is None
 
 
 def test_real_time_is_the_monotonic_clock_by_default(fakesqs: FakeSQS) -> None:
-    assert fakesqs.sleep_watch.real_time is time.monotonic
+    assert core_of(fakesqs).sleep_watch.real_time is time.monotonic
 
 
 def test_a_failing_test_that_slept_is_told_to_advance(pytester: pytest.Pytester) -> None:
@@ -110,7 +111,7 @@ def test_a_failing_test_that_slept_is_told_to_advance(pytester: pytest.Pytester)
 
         def test_retry_after_the_visibility_timeout(fakesqs):
             real = [0.0]
-            fakesqs.sleep_watch.real_time = lambda: real[0]  # stands in for time.sleep(31)
+            core_of(fakesqs).sleep_watch.real_time = lambda: real[0]  # stands in for time.sleep(31)
             sqs = boto3.client("sqs", region_name="us-east-1",
                                aws_access_key_id="a", aws_secret_access_key="b")
             url = fakesqs.create_queue("jobs", VisibilityTimeout=30)

@@ -9,6 +9,7 @@ import pytest
 
 from pytest_fakesqs import FakeSQS, HistoryEvent
 from pytest_fakesqs.api.principals import iam_user
+from pytest_fakesqs.fake.facade import core_of
 
 # The SenderId of the client's access key "a" in the fake's default account.
 SENDER = iam_user("a", "123456789012").principal_id
@@ -174,11 +175,11 @@ def test_advance_to_next_event_costs_the_due_entries_not_the_depth(fakesqs: Fake
             QueueUrl=url,
             Entries=[{"Id": str(i), "MessageBody": f"{batch}-{i}"} for i in range(10)],
         )
-    queue = fakesqs.broker.find(fakesqs.key("deep"))
+    queue = core_of(fakesqs).broker.find(fakesqs.key("deep"))
     assert queue is not None
     sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=1)
     with queue.lock:
-        due = queue.schedule.due_by(fakesqs.clock.now() + 30)
+        due = queue.schedule.due_by(core_of(fakesqs).clock.now() + 30)
     assert len(due) == 1  # one in-flight message; 499 visible ones are not looked at
 
 

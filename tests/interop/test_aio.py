@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol.base import DecodedRequest
 
 aioboto3 = pytest.importorskip("aioboto3")
@@ -111,7 +112,7 @@ def test_a_long_poll_leaves_the_event_loop_free_for_a_producer(
         if request.action == "ReceiveMessage":
             poll_started.set()
 
-    fakesqs.handler.interceptors.append(note_receive)
+    core_of(fakesqs).handler.interceptors.append(note_receive)
 
     async def scenario(sqs: Any) -> Any:
         async def produce() -> None:
@@ -188,7 +189,7 @@ def test_many_concurrent_long_polls_all_wait_and_all_get_a_message(
         if request.action == "ReceiveMessage":
             entered.release()
 
-    fakesqs.handler.interceptors.append(note_receive)
+    core_of(fakesqs).handler.interceptors.append(note_receive)
 
     def all_polls_entered() -> bool:
         return all(entered.acquire(timeout=5) for _ in range(pollers))

@@ -10,6 +10,7 @@ import boto3
 import pytest
 
 from pytest_fakesqs import FakeSQS, fake_sqs
+from pytest_fakesqs.fake.facade import core_of
 
 moto = pytest.importorskip("moto")
 
@@ -180,7 +181,7 @@ def test_moto_keeps_queues_the_fake_does_not_have(fake: FakeSQS) -> None:
     backend.send_message("moto-only", "kept by moto")
 
     assert [m.body for m in backend.get_queue("moto-only")._messages] == ["kept by moto"]
-    assert [q.name for q in fake.broker.queues()] == []
+    assert [q.name for q in core_of(fake).broker.queues()] == []
 
 
 def test_without_a_fake_moto_serves_sqs_again() -> None:

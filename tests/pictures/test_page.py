@@ -5,6 +5,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 
 from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.fake.snapshot import take_snapshot
 from pytest_fakesqs.pictures.page import report_page
 
@@ -123,7 +124,9 @@ def test_a_fake_that_saw_nothing_still_makes_a_page(fakesqs: FakeSQS) -> None:
 def test_every_queue_gets_a_lane_even_one_nothing_reached(fakesqs: FakeSQS) -> None:
     fakesqs.create_queue("jobs-dlq")
     url = fakesqs.create_queue("jobs")
-    fakesqs.service.call("SendMessage", {"QueueUrl": url, "MessageBody": "m"}, fakesqs.context())
+    core_of(fakesqs).service.call(
+        "SendMessage", {"QueueUrl": url, "MessageBody": "m"}, fakesqs.context()
+    )
     page = report_page(take_snapshot(fakesqs), test_id="t")
     root = ET.fromstring(page.removeprefix("<!DOCTYPE html>\n"))
     lanes = [g.get("data-queue") for g in root.iter(f"{SVG}g") if g.get("class") == "lane"]

@@ -11,6 +11,7 @@ from botocore.exceptions import ClientError
 import pytest_fakesqs
 from pytest_fakesqs import Backlog, Call, FakeSQS, HistoryEvent, QueueView
 from pytest_fakesqs.api import ErrorCode, SqsError
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.fake.text import see
 
 
@@ -70,7 +71,8 @@ def test_clean(fakesqs):
 @pytest.mark.fakesqs(assert_no_client_errors=True)
 def test_injected_errors_are_expected(fakesqs):
     from pytest_fakesqs.api import ErrorCode, SqsError
-    fakesqs.handler.interceptors.append(
+    from pytest_fakesqs.fake.facade import core_of
+    core_of(fakesqs).handler.interceptors.append(
         lambda request, ctx: SqsError(ErrorCode.QueueDoesNotExist, "The specified queue does not exist."))
     assert lookup("orders") is None
 
@@ -103,7 +105,7 @@ def test_a_swallowed_sqs_error_errors_the_test_at_teardown(pytester: pytest.Pyte
 
 
 def test_injected_errors_are_marked(fakesqs: FakeSQS) -> None:
-    fakesqs.handler.interceptors.append(
+    core_of(fakesqs).handler.interceptors.append(
         lambda request, ctx: SqsError(ErrorCode.OverLimit, "Too many.")
     )
     with pytest.raises(ClientError):
@@ -126,7 +128,7 @@ def test_backlog_oldest_age_does_not_scan_the_queue(fakesqs: FakeSQS) -> None:
         QueueUrl=url,
         Entries=[{"Id": str(i), "ReceiptHandle": m["ReceiptHandle"]} for i, m in enumerate(first)],
     )
-    queue = fakesqs.broker.find(fakesqs.key("deep"))
+    queue = core_of(fakesqs).broker.find(fakesqs.key("deep"))
     assert queue is not None
     backlog = fakesqs.queue("deep").backlog()
     assert (backlog.count, backlog.oldest_age, backlog.in_flight) == (290, 29.0, 0)

@@ -28,10 +28,11 @@ def test_every_option_is_accepted_by_the_marker(pytester: pytest.Pytester) -> No
             autojump_threshold=0.01, assert_dlq_empty=True, assert_no_client_errors=True,
         )
         def test_configured(fakesqs):
+            from pytest_fakesqs.fake.facade import core_of
             options = fakesqs.options
-            assert options.clock == fakesqs.clock.mode == "autojump"
+            assert options.clock == core_of(fakesqs).clock.mode == "autojump"
             assert fakesqs.now().isoformat() == "2030-05-06T07:08:09+00:00"
-            assert fakesqs.clock.autojump_threshold == 0.01
+            assert core_of(fakesqs).clock.autojump_threshold == 0.01
             assert fakesqs.queue("jobs").url == (
                 "https://sqs.eu-north-1.amazonaws.com/000000000042/jobs")
             assert fakesqs.queue("jobs").attributes["DelaySeconds"] == "5"

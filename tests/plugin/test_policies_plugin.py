@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_fakesqs import fake_sqs
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.fake.options import make_options
 from pytest_fakesqs.server.cli import build_parser, make_fake
 
@@ -70,8 +71,8 @@ def test_bad_accounts_are_refused_with_a_sentence() -> None:
 
 def test_fake_sqs_takes_both_options() -> None:
     with fake_sqs(enforce_policies=True, accounts={"k": "333333333333"}) as fake:
-        assert fake.service.enforce_policies
-        assert fake.handler.identities.principal("k").account_id == "333333333333"
+        assert core_of(fake).service.enforce_policies
+        assert core_of(fake).handler.identities.principal("k").account_id == "333333333333"
 
 
 def test_serve_takes_both_options() -> None:

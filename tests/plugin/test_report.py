@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.plugin.report import report_section
 
 from .conftest import literal
@@ -86,7 +87,7 @@ def test_verbose_shows_every_event_and_the_whole_body(pytester: pytest.Pytester)
 def test_many_unfinished_messages_are_cut_to_five(fakesqs: FakeSQS) -> None:
     url = fakesqs.create_queue("busy")
     for index in range(7):
-        fakesqs.service.call(
+        core_of(fakesqs).service.call(
             "SendMessage", {"QueueUrl": url, "MessageBody": str(index)}, fakesqs.context()
         )
     lines = report_section(fakesqs, verbose=False).splitlines()
@@ -110,9 +111,9 @@ def test_a_section_says_so_when_nothing_was_sent_or_everything_was_deleted(
     ]
     url = fakesqs.create_queue("q")
     ctx = fakesqs.context()
-    fakesqs.service.call("SendMessage", {"QueueUrl": url, "MessageBody": "m"}, ctx)
-    (message,) = fakesqs.service.call("ReceiveMessage", {"QueueUrl": url}, ctx)["Messages"]
-    fakesqs.service.call(
+    core_of(fakesqs).service.call("SendMessage", {"QueueUrl": url, "MessageBody": "m"}, ctx)
+    (message,) = core_of(fakesqs).service.call("ReceiveMessage", {"QueueUrl": url}, ctx)["Messages"]
+    core_of(fakesqs).service.call(
         "DeleteMessage", {"QueueUrl": url, "ReceiptHandle": message["ReceiptHandle"]}, ctx
     )
     assert report_section(fakesqs, verbose=False).splitlines()[-1] == (
@@ -163,12 +164,12 @@ def test_duplicates_left_behind_are_listed_beside_the_messages_left_behind(
     fakesqs.duplicate_next("q")
     ctx = fakesqs.context()
     first, second = (
-        fakesqs.service.call("SendMessage", {"QueueUrl": url, "MessageBody": body}, ctx)[
+        core_of(fakesqs).service.call("SendMessage", {"QueueUrl": url, "MessageBody": body}, ctx)[
             "MessageId"
         ][:8]
         for body in ("first", "second")
     )
-    fakesqs.service.call("ReceiveMessage", {"QueueUrl": url, "VisibilityTimeout": 5}, ctx)
+    core_of(fakesqs).service.call("ReceiveMessage", {"QueueUrl": url, "VisibilityTimeout": 5}, ctx)
     lines = report_section(fakesqs, verbose=False).splitlines()
     assert [line for line in lines if not line.startswith("    ")][2:] == [
         "  q: 2 visible, 1 in flight, 0 delayed",

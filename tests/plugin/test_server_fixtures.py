@@ -35,7 +35,8 @@ def test_the_session_server_keeps_one_fake_across_tests(pytester: pytest.Pyteste
             url = sqs.get_queue_url(QueueName="events")["QueueUrl"]
             assert [m["Body"] for m in sqs.receive_message(QueueUrl=url)["Messages"]] == ["kept"]
             assert fakesqs_session_server.fake is not fakesqs
-            assert fakesqs.broker.queues() == []
+            from pytest_fakesqs.fake.facade import core_of
+            assert core_of(fakesqs).broker.queues() == []
         """
     )
     result = pytester.runpytest("-p", "no:randomly")

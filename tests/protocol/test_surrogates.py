@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 
 from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol import WireRequest
 
 
 def call(fakesqs: FakeSQS, action: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    response = fakesqs.handler.handle(
+    response = core_of(fakesqs).handler.handle(
         WireRequest(
             "POST",
             "https://sqs.us-east-1.amazonaws.com/",

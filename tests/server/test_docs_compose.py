@@ -9,6 +9,7 @@ import subprocess
 from pathlib import Path
 
 from pytest_fakesqs import FakeSQS, FakeSQSServer
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.server.cli import build_parser, load_queues, make_fake
 
 from .conftest import PYTHON, SUBPROCESS_TIMEOUT
@@ -35,7 +36,7 @@ def test_the_service_command_is_a_valid_serve_command(tmp_path: Path) -> None:
     fake = make_fake(args, parser)
     try:
         assert (args.host, args.port, args.account_id) == ("0.0.0.0", 9324, "000000000000")
-        assert sorted(q.name for q in fake.broker.queues()) == [
+        assert sorted(q.name for q in core_of(fake).broker.queues()) == [
             "events.fifo",
             "orders",
             "orders-dlq",

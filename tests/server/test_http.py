@@ -11,6 +11,7 @@ import boto3
 import pytest
 
 from pytest_fakesqs import FakeSQS, FakeSQSServer
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol import WireRequest
 from pytest_fakesqs.transport.http import action_of
 
@@ -114,7 +115,7 @@ def test_in_process_clients_of_other_endpoints_are_still_served_in_process(
     in_process.create_queue(QueueName="jobs")
 
     assert fakesqs_server.requests_served == 0
-    assert [q.name for q in fakesqs.broker.queues()] == ["jobs"]
+    assert [q.name for q in core_of(fakesqs).broker.queues()] == ["jobs"]
 
 
 def _list_queues(connection: http.client.HTTPConnection) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from pytest_fakesqs import FakeSQS
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.server.server import FakeSQSServer
 
 from .raw_http import (
@@ -150,7 +151,7 @@ def test_a_client_that_hangs_up_during_a_long_poll_frees_its_thread(
     fakesqs: FakeSQS, opened: list[socket.socket]
 ) -> None:
     url = fakesqs.create_queue("jobs")
-    queue = fakesqs.broker.find(fakesqs.key("jobs"))
+    queue = core_of(fakesqs).broker.find(fakesqs.key("jobs"))
     assert queue is not None
     with serving(fakesqs) as server:
         sock = connect(server, opened)
