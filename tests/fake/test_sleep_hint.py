@@ -108,6 +108,7 @@ def test_a_failing_test_that_slept_is_told_to_advance(pytester: pytest.Pytester)
     pytester.makepyfile(
         """
         import boto3
+        from pytest_fakesqs.fake.facade import core_of
 
         def test_retry_after_the_visibility_timeout(fakesqs):
             real = [0.0]
