@@ -1,1 +1,19 @@
 from __future__ import annotations
+
+import contextlib
+import importlib
+
+# pytester's in-process runs drop every module first imported during the run. cryptography's
+# Python modules then load afresh over its Rust extension, which keeps the first copy's classes,
+# and moto's SNS signing later fails ("Algorithm must be a registered hash algorithm", "Padding
+# must be an instance of AsymmetricPadding") in whichever test runs after such a run. Loaded
+# here, before any run, they stay.
+for _module in (
+    "cryptography.x509",
+    "cryptography.hazmat.primitives.hashes",
+    "cryptography.hazmat.primitives.serialization",
+    "cryptography.hazmat.primitives.asymmetric.padding",
+    "cryptography.hazmat.primitives.asymmetric.rsa",
+):
+    with contextlib.suppress(ImportError):
+        importlib.import_module(_module)
