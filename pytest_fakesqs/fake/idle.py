@@ -85,15 +85,14 @@ class IdleRun:
         self._untouched: Counter[str] = Counter()  # uid -> steps in a row that left it alone
         self._deliveries: Counter[tuple[str, str]] = Counter()  # (queue uid, message key)
         self._delivered: dict[tuple[str, str], tuple[Queue, Message]] = {}
-        self._started = directory.clock.now()
+        self._started = directory.clock.now()  # built right before it runs
         self._expired: list[tuple[Queue, Message]] = []  # received in this run, then expired
 
     # -- the loop ------------------------------------------------------------------------------
 
     def run(self) -> IdleReport:
-        broker = self.broker
-        clock = self.directory.clock
-        self._started = started = clock.now()
+        __tracebackhide__ = True  # a failure is the test's: point at its run_until_idle line
+        broker, clock = self.broker, self.directory.clock
         broker.received_listeners.append(self._heard_receive)
         broker.deleted_listeners.append(self._heard_delete)
         broker.dead_letter_listeners.append(self._heard_dead_letter)
@@ -105,14 +104,14 @@ class IdleRun:
                 ready = self._receivable(self.watched)
                 self._check_expiries()
                 if not ready and self._next_receivable_at() is None:
-                    return self._report(clock.now() - started)
+                    return self._report(clock.now() - self._started)
                 if self.steps >= self.max_steps:  # before the clock moves on: as step() left it
                     raise NeverIdle(self._still_busy_text())
                 # Nothing to receive: jump to the next moment a message becomes receivable.
                 while not ready:
                     target = self._next_receivable_at()
                     if target is None:
-                        return self._report(clock.now() - started)
+                        return self._report(clock.now() - self._started)
                     clock.advance_to(max(target, clock.now()))
                     ready = self._receivable(self.watched)  # applies what fell due, expiries too
                     self._check_expiries()
@@ -123,6 +122,7 @@ class IdleRun:
             broker.removed_listeners.remove(self._heard_removal)
 
     def _run_step(self, ready: list[Queue]) -> None:
+        __tracebackhide__ = True
         with self._lock:
             self._touched.clear()
             self._stepping = True
@@ -210,6 +210,7 @@ class IdleRun:
     # -- errors --------------------------------------------------------------------------------
 
     def _check_untouched(self, ready: list[Queue]) -> None:
+        __tracebackhide__ = True
         with self._lock:
             touched = set(self._touched)
         for queue in self.watched:
@@ -221,6 +222,7 @@ class IdleRun:
                 raise NeverIdle(self._untouched_text(queue))
 
     def _check_expiries(self) -> None:
+        __tracebackhide__ = True
         with self._lock:
             expired = self._expired[:1]
         if expired:
