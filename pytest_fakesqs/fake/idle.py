@@ -9,6 +9,7 @@ untouched. A consumer that never settles ends it with an error that names the me
 
 from __future__ import annotations
 
+import inspect
 import json
 import threading
 from collections import Counter
@@ -127,10 +128,17 @@ class IdleRun:
             self._touched.clear()
             self._stepping = True
         try:
-            self.step()
+            outcome = self.step()
         finally:
             with self._lock:
                 self._stepping = False
+        if inspect.isawaitable(outcome):
+            if inspect.iscoroutine(outcome):
+                outcome.close()  # never awaited: say so here, not in a RuntimeWarning later
+            raise TypeError(
+                "run_until_idle: step() returned an awaitable, which nothing here awaits; pass "
+                "a plain function (for an async consumer, one that runs a poll to completion)"
+            )
         self.steps += 1
         if not self.watched:
             raise NeverIdle(

@@ -331,3 +331,13 @@ def test_a_move_task_into_a_watched_queue_is_waited_for(fakesqs: FakeSQS) -> Non
     report = fakesqs.run_until_idle(Consumer(fakesqs).poll_once, queues=["orders"])
     assert fakesqs.queue("results").bodies() == ["r1", "r2", "r3"]
     assert (report.received, report.elapsed) == (3, 2)  # one a second: at +0s, +1s, +2s
+
+
+def test_an_async_step_is_refused_with_a_sentence(fakesqs: FakeSQS) -> None:
+    fakesqs.create_queue("orders")
+
+    async def poll() -> None:
+        pass
+
+    with pytest.raises(TypeError, match=r"step\(\) returned an awaitable, which nothing"):
+        fakesqs.run_until_idle(poll, queues=["orders"])
