@@ -18,8 +18,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Delivery, Event, Message, Queue
+from ..engine import Broker, Delivery, Event, Message, Queue
 from .text import abridge, plural
+from .trigger import Handler, Shape, TriggerDriver
 
 if TYPE_CHECKING:
     from .directory import QueueDirectory
@@ -161,15 +162,7 @@ class IdleRun:
     # -- what the queues say -------------------------------------------------------------------
 
     def _receivable(self, queues: list[Queue]) -> list[Queue]:
-        """The queues a receive would take a message from now (a FIFO group blocked behind an
-        in-flight message does not count: its visible messages cannot be received)."""
-        ready = []
-        for queue in list(queues):  # a step's thread may add one meanwhile
-            self.broker.refresh(queue)
-            with queue.lock:
-                if queue.peek_visible() is not None:
-                    ready.append(queue)
-        return ready
+        return receivable(self.broker, queues)
 
     def _next_receivable_at(self) -> float | None:
         """The next visibility lapse, delay end or move-task move into a watched queue."""
@@ -296,6 +289,56 @@ class IdleRun:
             "Make step() receive from it, or pass queues=[...] naming only the queues step() "
             "consumes"
         )
+
+
+def needs_an_event(step: Step) -> bool:
+    """Whether `step` requires an argument: then it is a trigger-style handler (`handler(event)`
+    or `handler(event, context)`), not a step of no arguments."""
+    try:
+        parameters = inspect.signature(step).parameters.values()
+    except (TypeError, ValueError):  # some builtins and C callables have no signature
+        return False
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return any(p.kind in positional and p.default is p.empty for p in parameters)
+
+
+def handler_step(directory: QueueDirectory, handler: Handler, queues: list[Queue] | None) -> Step:
+    """A step that invokes `handler` once, as `fakesqs.trigger(queue, handler,
+    max_invocations=1)` does with its defaults, for each of `queues` with a message to take."""
+    if queues is None:
+        raise TypeError(
+            "run_until_idle: step takes an argument, so it is a handler (event[, context]); "
+            "pass queues=[...] naming the queue that feeds it (or a step of no arguments)"
+        )
+    shape: Shape = "ymq" if directory.service.flavor == "ymq" else "lambda"
+
+    def invoke_once() -> None:
+        for queue in receivable(directory.broker, queues):
+            TriggerDriver(
+                directory,
+                queue,
+                handler,
+                shape=shape,
+                batch_size=10,
+                batch_window=0,
+                report_batch_item_failures=False,
+                max_invocations=1,
+                idle_limit=0,
+            ).run()
+
+    return invoke_once
+
+
+def receivable(broker: Broker, queues: list[Queue]) -> list[Queue]:
+    """The queues a receive would take a message from now (a FIFO group blocked behind an
+    in-flight message does not count: its visible messages cannot be received)."""
+    ready = []
+    for queue in list(queues):  # a step's thread may add one meanwhile
+        broker.refresh(queue)
+        with queue.lock:
+            if queue.peek_visible() is not None:
+                ready.append(queue)
+    return ready
 
 
 def watched_queues(
