@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Broker, Delivery, Event, Message, Queue
 from .text import abridge, plural
-from .trigger import Handler, Shape, TriggerDriver
+from .trigger import Handler, TriggerDriver
 
 if TYPE_CHECKING:
     from .directory import QueueDirectory
@@ -310,7 +310,6 @@ def handler_step(directory: QueueDirectory, handler: Handler, queues: list[Queue
             "run_until_idle: step takes an argument, so it is a handler (event[, context]); "
             "pass queues=[...] naming the queue that feeds it (or a step of no arguments)"
         )
-    shape: Shape = "ymq" if directory.service.flavor == "ymq" else "lambda"
 
     def invoke_once() -> None:
         for queue in receivable(directory.broker, queues):
@@ -318,7 +317,7 @@ def handler_step(directory: QueueDirectory, handler: Handler, queues: list[Queue
                 directory,
                 queue,
                 handler,
-                shape=shape,
+                shape="lambda",  # the trigger's own default, whatever the flavor
                 batch_size=10,
                 batch_window=0,
                 report_batch_item_failures=False,
