@@ -16,7 +16,15 @@ from ..transport.inprocess import activate, deactivate
 from .core import FakeCore, Inspection
 from .dead_letters import DeadLetterQuery, Matcher
 from .declare import declare_queues
-from .idle import DEFAULT_MAX_STEPS, IdleReport, IdleRun, Step, watched_queues
+from .idle import (
+    DEFAULT_MAX_STEPS,
+    IdleReport,
+    IdleRun,
+    Step,
+    handler_step,
+    needs_an_event,
+    watched_queues,
+)
 from .options import Options, make_options
 from .queues_from import configured_queues
 from .records import PRIVATE, Call, DeadLetter, HistoryEvent, RefusedDelivery
@@ -126,7 +134,7 @@ class FakeSQS:
 
     def run_until_idle(
         self,
-        step: Step,
+        step: Step | Handler,
         *,
         queues: str | Iterable[str] | None = None,
         max_steps: int = DEFAULT_MAX_STEPS,
@@ -142,15 +150,16 @@ class FakeSQS:
         Raises (an AssertionError) when a message keeps coming back for `max_steps` steps, when
         one that `step()` received expires, and when `step()` receives nothing from a watched
         queue holding visible messages 100 times running. Returns what happened.
+
+        A trigger-style `handler(event[, context])` in place of `step`, with `queues`, is
+        invoked as `trigger(queue, handler, max_invocations=1)` would, once per step.
         """
         __tracebackhide__ = True
-        run = IdleRun(
-            self._core.directory,
-            step,
-            queues=watched_queues(self._core.directory, queues),
-            max_steps=max_steps,
-        )
-        return run.run()
+        directory = self._core.directory
+        watched = watched_queues(directory, queues)
+        if needs_an_event(step):  # a trigger-style handler: one invocation per step
+            step = handler_step(directory, step, watched)
+        return IdleRun(directory, step, queues=watched, max_steps=max_steps).run()
 
     # -- queues --------------------------------------------------------------------------------
 

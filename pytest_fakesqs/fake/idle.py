@@ -9,6 +9,7 @@ untouched. A consumer that never settles ends it with an error that names the me
 
 from __future__ import annotations
 
+import inspect
 import json
 import threading
 from collections import Counter
@@ -17,8 +18,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Delivery, Event, Message, Queue
+from ..engine import Broker, Delivery, Event, Message, Queue
 from .text import abridge, plural
+from .trigger import Handler, TriggerDriver
 
 if TYPE_CHECKING:
     from .directory import QueueDirectory
@@ -85,15 +87,14 @@ class IdleRun:
         self._untouched: Counter[str] = Counter()  # uid -> steps in a row that left it alone
         self._deliveries: Counter[tuple[str, str]] = Counter()  # (queue uid, message key)
         self._delivered: dict[tuple[str, str], tuple[Queue, Message]] = {}
-        self._started = directory.clock.now()
+        self._started = directory.clock.now()  # built right before it runs
         self._expired: list[tuple[Queue, Message]] = []  # received in this run, then expired
 
     # -- the loop ------------------------------------------------------------------------------
 
     def run(self) -> IdleReport:
-        broker = self.broker
-        clock = self.directory.clock
-        self._started = started = clock.now()
+        __tracebackhide__ = True  # a failure is the test's: point at its run_until_idle line
+        broker, clock = self.broker, self.directory.clock
         broker.received_listeners.append(self._heard_receive)
         broker.deleted_listeners.append(self._heard_delete)
         broker.dead_letter_listeners.append(self._heard_dead_letter)
@@ -105,14 +106,14 @@ class IdleRun:
                 ready = self._receivable(self.watched)
                 self._check_expiries()
                 if not ready and self._next_receivable_at() is None:
-                    return self._report(clock.now() - started)
+                    return self._report(clock.now() - self._started)
                 if self.steps >= self.max_steps:  # before the clock moves on: as step() left it
                     raise NeverIdle(self._still_busy_text())
                 # Nothing to receive: jump to the next moment a message becomes receivable.
                 while not ready:
                     target = self._next_receivable_at()
                     if target is None:
-                        return self._report(clock.now() - started)
+                        return self._report(clock.now() - self._started)
                     clock.advance_to(max(target, clock.now()))
                     ready = self._receivable(self.watched)  # applies what fell due, expiries too
                     self._check_expiries()
@@ -123,14 +124,22 @@ class IdleRun:
             broker.removed_listeners.remove(self._heard_removal)
 
     def _run_step(self, ready: list[Queue]) -> None:
+        __tracebackhide__ = True
         with self._lock:
             self._touched.clear()
             self._stepping = True
         try:
-            self.step()
+            outcome = self.step()
         finally:
             with self._lock:
                 self._stepping = False
+        if inspect.isawaitable(outcome):
+            if inspect.iscoroutine(outcome):
+                outcome.close()  # never awaited: say so here, not in a RuntimeWarning later
+            raise TypeError(
+                "run_until_idle: step() returned an awaitable, which nothing here awaits; pass "
+                "a plain function (for an async consumer, one that runs a poll to completion)"
+            )
         self.steps += 1
         if not self.watched:
             raise NeverIdle(
@@ -153,15 +162,7 @@ class IdleRun:
     # -- what the queues say -------------------------------------------------------------------
 
     def _receivable(self, queues: list[Queue]) -> list[Queue]:
-        """The queues a receive would take a message from now (a FIFO group blocked behind an
-        in-flight message does not count: its visible messages cannot be received)."""
-        ready = []
-        for queue in list(queues):  # a step's thread may add one meanwhile
-            self.broker.refresh(queue)
-            with queue.lock:
-                if queue.peek_visible() is not None:
-                    ready.append(queue)
-        return ready
+        return receivable(self.broker, queues)
 
     def _next_receivable_at(self) -> float | None:
         """The next visibility lapse, delay end or move-task move into a watched queue."""
@@ -210,6 +211,7 @@ class IdleRun:
     # -- errors --------------------------------------------------------------------------------
 
     def _check_untouched(self, ready: list[Queue]) -> None:
+        __tracebackhide__ = True
         with self._lock:
             touched = set(self._touched)
         for queue in self.watched:
@@ -221,6 +223,7 @@ class IdleRun:
                 raise NeverIdle(self._untouched_text(queue))
 
     def _check_expiries(self) -> None:
+        __tracebackhide__ = True
         with self._lock:
             expired = self._expired[:1]
         if expired:
@@ -286,6 +289,55 @@ class IdleRun:
             "Make step() receive from it, or pass queues=[...] naming only the queues step() "
             "consumes"
         )
+
+
+def needs_an_event(step: Step) -> bool:
+    """Whether `step` requires an argument: then it is a trigger-style handler (`handler(event)`
+    or `handler(event, context)`), not a step of no arguments."""
+    try:
+        parameters = inspect.signature(step).parameters.values()
+    except (TypeError, ValueError):  # some builtins and C callables have no signature
+        return False
+    positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+    return any(p.kind in positional and p.default is p.empty for p in parameters)
+
+
+def handler_step(directory: QueueDirectory, handler: Handler, queues: list[Queue] | None) -> Step:
+    """A step that invokes `handler` once, as `fakesqs.trigger(queue, handler,
+    max_invocations=1)` does with its defaults, for each of `queues` with a message to take."""
+    if queues is None:
+        raise TypeError(
+            "run_until_idle: step takes an argument, so it is a handler (event[, context]); "
+            "pass queues=[...] naming the queue that feeds it (or a step of no arguments)"
+        )
+
+    def invoke_once() -> None:
+        for queue in receivable(directory.broker, queues):
+            TriggerDriver(
+                directory,
+                queue,
+                handler,
+                shape="lambda",  # the trigger's own default, whatever the flavor
+                batch_size=10,
+                batch_window=0,
+                report_batch_item_failures=False,
+                max_invocations=1,
+                idle_limit=0,
+            ).run()
+
+    return invoke_once
+
+
+def receivable(broker: Broker, queues: list[Queue]) -> list[Queue]:
+    """The queues a receive would take a message from now (a FIFO group blocked behind an
+    in-flight message does not count: its visible messages cannot be received)."""
+    ready = []
+    for queue in list(queues):  # a step's thread may add one meanwhile
+        broker.refresh(queue)
+        with queue.lock:
+            if queue.peek_visible() is not None:
+                ready.append(queue)
+    return ready
 
 
 def watched_queues(

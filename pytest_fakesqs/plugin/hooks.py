@@ -25,7 +25,14 @@ from ..fake.options import make_options
 from .config import add_ini_options, header, marker_line, options_for, read_ini
 from .moto import add_moto_options, configure_moto, moto_dropin
 from .pages import add_html_options, write_page
-from .seeding import configure_seed, seed_for_test, session_seed, show_seed
+from .seeding import (
+    configure_seed,
+    give_seed_to_worker,
+    seed_for_test,
+    seed_line,
+    show_seed,
+    uses_run_seed,
+)
 
 if TYPE_CHECKING:
     from ..fake.facade import FakeSQS
@@ -65,9 +72,23 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         return [contract_header(config, region)]
     lines = [header(ini_values)]
     if show_seed(config, ini_values):
-        seed = session_seed(config)
-        lines.append(f"fakesqs: seed={seed} (reproduce with --fakesqs-seed={seed})")
+        lines.append(seed_line(config))
     return lines
+
+
+def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
+    """The run's seed, right under the header, once a collected test's marker turns on a
+    seeded fault (the header itself is printed before anything is collected)."""
+    ini_values = config.stash[ini_values_key]
+    if contract_endpoint(config) is not None or show_seed(config, ini_values):
+        return []
+    return [seed_line(config)] if uses_run_seed(items, ini_values) else []
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node: Any) -> None:
+    """pytest-xdist: each worker derives its tests' seeds from the controller's run seed."""
+    give_seed_to_worker(node)
 
 
 def pytest_configure(config: pytest.Config) -> None:

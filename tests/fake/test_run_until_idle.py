@@ -331,3 +331,38 @@ def test_a_move_task_into_a_watched_queue_is_waited_for(fakesqs: FakeSQS) -> Non
     report = fakesqs.run_until_idle(Consumer(fakesqs).poll_once, queues=["orders"])
     assert fakesqs.queue("results").bodies() == ["r1", "r2", "r3"]
     assert (report.received, report.elapsed) == (3, 2)  # one a second: at +0s, +1s, +2s
+
+
+def test_an_async_step_is_refused_with_a_sentence(fakesqs: FakeSQS) -> None:
+    fakesqs.create_queue("orders")
+
+    async def poll() -> None:
+        pass
+
+    with pytest.raises(TypeError, match=r"step\(\) returned an awaitable, which nothing"):
+        fakesqs.run_until_idle(poll, queues=["orders"])
+
+
+@pytest.mark.fakesqs(queues=DECLARED)
+def test_a_handler_with_its_queue_is_invoked_once_per_step(fakesqs: FakeSQS) -> None:
+    send(fakesqs, "orders", "a", "poison", "b")
+    events: list[list[str]] = []
+
+    def handler(event: dict[str, Any], context: Any) -> None:
+        bodies = [record["body"] for record in event["Records"]]
+        events.append(bodies)
+        if "poison" in bodies:
+            raise ValueError("poison")
+
+    report = fakesqs.run_until_idle(handler, queues=["orders"])
+
+    # The whole batch fails while the poison is in it (no partial batch response, as
+    # fakesqs.trigger's default): three receives, 30 s apart, then all three are dead-lettered.
+    assert events == [["a", "poison", "b"]] * 3
+    assert (report.steps, report.elapsed, report.dead_lettered) == (4, 90, 3)
+    assert fakesqs.queue("orders-dlq").bodies() == ["a", "poison", "b"]
+
+
+def test_a_handler_without_its_queue_is_refused_with_a_sentence(fakesqs: FakeSQS) -> None:
+    with pytest.raises(TypeError, match=r"step takes an argument, so it is a handler"):
+        fakesqs.run_until_idle(lambda event: None)

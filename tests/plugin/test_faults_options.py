@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 
 pytest_plugins = ["pytester"]
@@ -53,13 +55,65 @@ def test_without_a_seed_one_is_chosen_and_shown_when_fault_injection_is_on(
     result.stdout.fnmatch_lines(["fakesqs: seed=* (reproduce with --fakesqs-seed=*)"])
 
 
-def test_the_header_leaves_the_seed_out_while_nothing_is_random(
+def test_a_marker_with_a_seeded_fault_puts_the_run_seed_under_the_header(
     pytester: pytest.Pytester,
 ) -> None:
     pytester.makepyfile(SEEDED)
     result = pytester.runpytest("-s", "-p", "no:randomly")
     result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        ["collected 1 item", "fakesqs: seed=* (reproduce with --fakesqs-seed=*)"]
+    )
+    seed = next(line for line in result.stdout.lines if line.startswith("fakesqs: seed="))
+    run_seed = int(seed.split("=")[1].split()[0])
+    again = pytester.runpytest("-s", "-p", "no:randomly", f"--fakesqs-seed={run_seed}")
+    assert seen_line(again) == seen_line(result)  # the printed seed reproduces the run
+
+
+def test_the_header_leaves_the_seed_out_while_nothing_is_random(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        def test_plain(fakesqs):
+            fakesqs.create_queue("q")
+
+        @pytest.mark.fakesqs(standard_order="shuffled", seed=5)  # its own seed, not the run's
+        def test_pinned(fakesqs):
+            assert fakesqs.seed == 5
+
+        @pytest.mark.fakesqs(region="eu-west-1")
+        def test_other_options(fakesqs):
+            pass
+        """
+    )
+    result = pytester.runpytest("-p", "no:randomly")
+    result.assert_outcomes(passed=3)
     assert "seed=" not in result.stdout.str()
+
+
+def test_under_xdist_the_header_names_the_seed_the_workers_use(
+    pytester: pytest.Pytester,
+) -> None:
+    written = pytester.path / "seed.txt"
+    pytester.makepyfile(
+        f"""
+        import pytest
+
+        @pytest.mark.fakesqs(duplicate_delivery=0.5)
+        def test_seed(fakesqs, request):
+            with open({str(written)!r}, "w") as out:
+                out.write(f"{{fakesqs.seed}} {{request.node.nodeid}}")
+        """
+    )
+    result = pytester.runpytest("-n", "1", "-p", "no:randomly")  # one worker process
+    result.assert_outcomes(passed=1)
+    line = next(line for line in result.stdout.lines if line.startswith("fakesqs: seed="))
+    run_seed = int(line.split("=")[1].split()[0])
+    test_seed, nodeid = written.read_text().split()
+    assert int(test_seed) == zlib.crc32(f"{run_seed}:{nodeid}".encode())
 
 
 def test_marker_seed_wins_and_bad_probabilities_are_refused(pytester: pytest.Pytester) -> None:
