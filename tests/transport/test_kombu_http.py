@@ -15,7 +15,6 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from types import SimpleNamespace
 from typing import Any
 
 import boto3
@@ -83,40 +82,33 @@ def test_a_receive_through_kombu_is_answered_by_the_fake(fakesqs: FakeSQS, hub: 
     assert fakesqs.queue("jobs").backlog().in_flight == 1
 
 
-def queue_of(url: str) -> Any:
-    return SimpleNamespace(id=url)  # what AsyncSQSConnection's queue methods read
-
-
 def test_callbacks_run_when_the_client_runs_them(fakesqs: FakeSQS, hub: Hub) -> None:
     """CurlClient answers on a later turn of the hub; Urllib3Client within add_request."""
     url = fakesqs.create_queue("jobs")
     answers: list[Any] = []
-    async_connection().send_message(
-        queue_of(url), "sent by kombu", callback=promise(answers.append)
+    async_connection().receive_message(
+        "jobs", url, wait_time_seconds=0, callback=promise(answers.append)
     )
     if EXPECTED_CLIENT == "CurlClient":
         assert answers == []
         run_until(hub, lambda: bool(answers))
     [reply] = answers
-    assert fakesqs.queue("jobs").bodies() == ["sent by kombu"]
-    assert reply["MessageId"] == fakesqs.queue("jobs").messages()[0].message_id
+    assert "Messages" not in reply
+    assert [call.action for call in fakesqs.calls()] == ["ReceiveMessage"]
 
 
-def test_delete_and_visibility_changes_go_through_the_fake(fakesqs: FakeSQS, hub: Hub) -> None:
+def test_deletes_and_visibility_changes_go_through_the_fake(fakesqs: FakeSQS, hub: Hub) -> None:
     url = fakesqs.create_queue("jobs")
     sqs = boto3.client("sqs", region_name="us-east-1")
     sqs.send_message(QueueUrl=url, MessageBody="a")
     sqs.send_message(QueueUrl=url, MessageBody="b")
     first, second = sqs.receive_message(QueueUrl=url, MaxNumberOfMessages=2)["Messages"]
-    done: list[Any] = []
-    connection = async_connection()
-    connection.delete_message(url, first["ReceiptHandle"], callback=promise(done.append))
-    connection.change_message_visibility(
-        queue_of(url), second["ReceiptHandle"], 0, callback=promise(done.append)
-    )
-    run_until(hub, lambda: len(done) == 2)
+    _, delete = signed("DeleteMessage", {"QueueUrl": url, "ReceiptHandle": first["ReceiptHandle"]})
+    change = {"QueueUrl": url, "ReceiptHandle": second["ReceiptHandle"], "VisibilityTimeout": 0}
+    _, release = signed("ChangeMessageVisibility", change)
 
-    assert done == [200, 200]
+    assert through_kombu(hub, delete)[0] == 200
+    assert through_kombu(hub, release)[0] == 200
     assert fakesqs.queue("jobs").bodies() == [second["Body"]]
     assert fakesqs.queue("jobs").backlog().in_flight == 0
 
@@ -133,24 +125,28 @@ def test_a_long_poll_leaves_the_hub_free_only_with_curl(fakesqs: FakeSQS, hub: H
     async_connection().receive_message(
         "jobs", url, wait_time_seconds=20, callback=promise(answers.append)
     )
-    hub.call_soon(lambda: sender.send_message(QueueUrl=url, MessageBody="while polling"))
-    run_until(hub, lambda: bool(answers))
+    sent: list[Any] = []
+    hub.call_soon(lambda: sent.append(sender.send_message(QueueUrl=url, MessageBody="polling")))
+    run_until(hub, lambda: bool(answers and sent))
 
     if EXPECTED_CLIENT == "CurlClient":
-        assert [m["Body"] for m in answers[0]["Messages"]] == ["while polling"]
+        assert [m["Body"] for m in answers[0]["Messages"]] == ["polling"]
     else:
-        assert "Messages" not in answers[0]
-        assert fakesqs.queue("jobs").bodies() == ["while polling"]
+        assert "Messages" not in answers[0]  # the hub sent only once the poll had ended
+        assert fakesqs.queue("jobs").bodies() == ["polling"]
 
 
-def signed(target: str, body: bytes) -> Any:
+def signed(action: str, params: dict[str, Any] | bytes) -> Any:
     """A request as kombu's AsyncSQSConnection builds one: signed with botocore, sent raw."""
     sqs = boto3.client("sqs", region_name="us-east-1")
     request = AWSRequest(
         method="POST",
         url="https://sqs.us-east-1.amazonaws.com/",
-        data=body,
-        headers={"Content-Type": "application/x-amz-json-1.0", "X-Amz-Target": target},
+        data=params if isinstance(params, bytes) else json.dumps(params).encode(),
+        headers={
+            "Content-Type": "application/x-amz-json-1.0",
+            "X-Amz-Target": f"AmazonSQS.{action}",
+        },
     )
     sqs._request_signer.sign("ReceiveMessage", request)
     return sqs, request.prepare()
@@ -171,17 +167,17 @@ def through_kombu(hub: Hub, prepared: Any) -> tuple[int, dict[str, str], bytes]:
 
 
 @pytest.mark.parametrize(
-    ("target", "body"),
+    ("action", "body"),
     [
-        pytest.param("AmazonSQS.NoSuchAction", b"{}", id="an unknown action"),
-        pytest.param("AmazonSQS.ReceiveMessage", b"{not json", id="a malformed body"),
-        pytest.param("AmazonSQS.ReceiveMessage", b"{}", id="a missing parameter"),
+        pytest.param("NoSuchAction", b"{}", id="an unknown action"),
+        pytest.param("ReceiveMessage", b"{not json", id="a malformed body"),
+        pytest.param("ReceiveMessage", b"{}", id="a missing parameter"),
     ],
 )
 def test_a_request_the_fake_cannot_serve_gets_the_error_botocore_gets(
-    fakesqs: FakeSQS, hub: Hub, target: str, body: bytes
+    fakesqs: FakeSQS, hub: Hub, action: str, body: bytes
 ) -> None:
-    sqs, prepared = signed(target, body)
+    sqs, prepared = signed(action, body)
     code, headers, answer = through_kombu(hub, prepared)
     botocore_answer = sqs._endpoint._send(prepared)  # the same bytes through botocore's send
 
