@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import boto3
 import celery.contrib.testing.tasks  # noqa: F401  registers celery.ping, start_worker's check
