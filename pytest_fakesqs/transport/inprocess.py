@@ -23,6 +23,7 @@ from botocore.hooks import first_non_none_response
 
 from ..engine import Clock
 from ..protocol import WireHandler, WireRequest, WireResponse
+from .kombu_clients import KOMBU_CLIENTS
 from .patching import Patches
 
 _lock = threading.Lock()
@@ -32,8 +33,6 @@ _patches = Patches()  # on while any fake is active
 # session-wide server is never answered by a test's in-process fake.
 _served_ports: set[int] = set()
 _LOOPBACK = ("127.0.0.1", "localhost", "::1")
-# kombu's asynchronous HTTP clients: pycurl's (kombu 4 to 5.4, 5.6 on) and urllib3's (kombu 5.5).
-KOMBU_CLIENT_MODULES = ("kombu.asynchronous.http.curl", "kombu.asynchronous.http.urllib3_client")
 
 
 class _RawBody:
@@ -247,7 +246,7 @@ def activate(handler: WireHandler) -> None:
             _patches.when_imported("aiobotocore.endpoint", _patch_aiobotocore)
             _patches.when_imported("moto.core.models", _follow_moto)
             # kombu imports its HTTP client lazily, when a worker first polls (kombu_http.py)
-            for kombu_module in ("kombu.transport.SQS", *KOMBU_CLIENT_MODULES):
+            for kombu_module in ("kombu.transport.SQS", *KOMBU_CLIENTS):
                 _patches.when_imported(kombu_module, _patch_kombu)
         _active.append(handler)
 

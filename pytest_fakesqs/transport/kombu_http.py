@@ -41,6 +41,7 @@ from ..engine import cancellation
 from ..engine.clock import calling_thread, serving_for
 from ..protocol import WireHandler, WireRequest, WireResponse
 from .inprocess import _addressed_to_local_server, body_bytes, current_handler, may_wait
+from .kombu_clients import KOMBU_CLIENTS
 from .patching import Patches
 
 # The SigV4 credential scope of a request signed for SQS (Authorization header or presigned URL).
@@ -264,7 +265,7 @@ def _urllib3_add_request(original: Callable[..., Any]) -> Callable[..., Any]:
     return add_request
 
 
-# The methods replaced on each client class kombu ever shipped.
+# The methods replaced on each client class kombu ever shipped (kombu_clients.py).
 _REPLACEMENTS: dict[str, dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]]] = {
     "CurlClient": {"add_request": _curl_add_request, "close": _curl_close},
     "Urllib3Client": {"add_request": _urllib3_add_request},
@@ -280,13 +281,13 @@ def patch(patches: Patches, module: ModuleType) -> None:
         forget_queue_urls(module)
         patches.when_undone(lambda: forget_queue_urls(module))
         return
-    for class_name, replacements in _REPLACEMENTS.items():
-        client_class = getattr(module, class_name, None)
-        if client_class is None:
-            continue
-        for attribute, serving in replacements.items():
-            patches.wrap(client_class, attribute, serving)
-        patches.when_undone(cancel_polls)
+    class_name = KOMBU_CLIENTS[module.__name__]
+    client_class = getattr(module, class_name, None)
+    if client_class is None:
+        return
+    for attribute, serving in _REPLACEMENTS[class_name].items():
+        patches.wrap(client_class, attribute, serving)
+    patches.when_undone(cancel_polls)
 
 
 def forget_queue_urls(module: ModuleType) -> None:

@@ -264,3 +264,31 @@ print("ok")
         probe = probe.replace("curl", "urllib3_client").replace("CurlClient", "Urllib3Client")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+def test_with_blocking_on_an_unserved_kombu_request_is_refused(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile(
+        """
+import boto3
+from kombu.asynchronous import Hub, set_event_loop
+from kombu.asynchronous.aws.sqs.connection import AsyncSQSConnection
+
+JOBS = "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs"
+
+def test_polls_without_a_fake():
+    set_event_loop(Hub())
+    sqs = boto3.client(
+        "sqs", region_name="eu-west-1", aws_access_key_id="a", aws_secret_access_key="b"
+    )
+    AsyncSQSConnection(sqs, region="eu-west-1").receive_message("jobs", JOBS, wait_time_seconds=20)
+"""
+    )
+    result = pytester.runpytest("--fakesqs-block-real-sqs", "-p", "no:randomly")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "E   *RealSQSBlocked: Real SQS access not allowed: ReceiveMessage to "
+            "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs was not served by a fake "
+            "(fakesqs_block_real_sqs is on).",
+        ]
+    )
