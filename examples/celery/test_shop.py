@@ -42,8 +42,8 @@ def empty_stores() -> Iterator[None]:
 
 
 def wait_until(done: Callable[[], object]) -> None:
-    """The worker is another thread: give it (real) time, but never more than 10 seconds."""
-    deadline = time.monotonic() + 10
+    """The worker is another thread: give it (real) time, but never more than 30 seconds."""
+    deadline = time.monotonic() + 30
     while not done():
         assert time.monotonic() < deadline, "the worker never got there"
         time.sleep(0.01)  # real-time: waiting for the worker thread, not for SQS

@@ -21,7 +21,7 @@ from celery.contrib.testing.worker import start_worker
 from pytest_fakesqs import FakeSQS
 
 # real-time: the longest a test waits for the worker thread to do something; never reached
-DEADLINE = 15.0
+DEADLINE = 30.0
 CLOCKS = pytest.mark.parametrize(
     "fakesqs_clock", ["frozen", "system"], ids=["frozen clock", "system clock"]
 )

@@ -28,8 +28,9 @@ from vine import promise
 from pytest_fakesqs import FakeSQS, fake_sqs
 
 EXPECTED_CLIENT = os.environ.get("FAKESQS_KOMBU_CLIENT", "CurlClient")
+QUERY_PROTOCOL = boto3.client("sqs", region_name="us-east-1").meta.service_model.protocol == "query"
 # real-time: bounds how long a test drives the hub waiting for a callback; never reached
-DEADLINE = 10.0
+DEADLINE = 30.0
 
 
 @pytest.fixture
@@ -75,7 +76,10 @@ def test_a_receive_through_kombu_is_answered_by_the_fake(fakesqs: FakeSQS, hub: 
 
     [message] = answers[0]["Messages"]
     assert message["Body"] == "job"
-    assert message["Attributes"] == {"ApproximateReceiveCount": "1"}
+    if QUERY_PROTOCOL:  # botocore < 1.31.81: the fake reads query requests with its model,
+        assert "Attributes" not in message  # which lacks MessageSystemAttributeName.N
+    else:
+        assert message["Attributes"] == {"ApproximateReceiveCount": "1"}
     assert threads == [threading.get_ident()]  # on the hub's own thread
     [call] = fakesqs.calls("ReceiveMessage")
     assert call.params["WaitTimeSeconds"] == 20
