@@ -4,8 +4,8 @@
   mapping drives it (partial batch responses);
 - dramatiq with dramatiq-sqs (boto3 underneath: served in-process, worker threads and all).
 
-PyQS (multiprocessing workers) and aiosqs (its own aiohttp client) are in test_over_http.py:
-they reach the fake over HTTP.
+PyQS (multiprocessing workers) and aiosqs (its own aiohttp client, HTTPS only) are in
+test_over_http.py: they reach the fake over HTTP.
 """
 
 from __future__ import annotations
