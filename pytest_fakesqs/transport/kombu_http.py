@@ -32,6 +32,7 @@ import threading
 import weakref
 from collections import deque
 from collections.abc import Callable
+from http import HTTPStatus
 from io import BytesIO
 from types import ModuleType
 from typing import Any
@@ -46,8 +47,6 @@ from .patching import Patches
 
 # The SigV4 credential scope of a request signed for SQS (Authorization header or presigned URL).
 _SQS_SCOPE = re.compile(r"Credential=[^/,\s&]+/\d{8}/[^/,\s&]+/sqs/aws4_request")
-_REASONS = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 500: "Internal "
-            "Server Error", 502: "Bad Gateway", 503: "Service Unavailable"}  # fmt: skip
 
 _lock = threading.Lock()
 _polls: set[cancellation.Cancellation] = set()  # every poll waiting now, cancelled on uninstall
@@ -101,11 +100,12 @@ def serve(
             polls.add(token)
     if current_handler() is not handler:
         token.cancel()  # the fake stopped after this request was taken: answer it without waiting
+    outer = cancellation.current()
     cancellation.bind(token)
     try:
         return handler.handle(wire)
     finally:
-        cancellation.bind(None)
+        cancellation.bind(outer)
         with _lock:
             _polls.discard(token)
             if polls is not None:
@@ -113,7 +113,11 @@ def serve(
 
 
 def _status_line(status: int) -> str:
-    return f"HTTP/1.1 {status} {_REASONS.get(status, 'Unknown')}"
+    try:
+        reason = HTTPStatus(status).phrase
+    except ValueError:
+        reason = "Unknown"
+    return f"HTTP/1.1 {status} {reason}"
 
 
 # -- CurlClient: answers on the hub, when a socket it watches becomes readable ------------------
@@ -195,6 +199,7 @@ class _HubDeliveries:
         if self.closed:
             return
         self.closed = True
+        _deliveries.pop(self.client, None)  # it refers to its client: never collected otherwise
         self.answers.clear()
         with _lock:
             polls = list(self.polls)
