@@ -21,11 +21,6 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff format --check pytest_fakesqs tests examples benchmarks
 	$(BIN)/mypy
 
-# Two workers: the suite is independent per test (xdist), and CI's machine has two cores.
-test: lint $(KOMBU55_VENV)/.installed
-	$(BIN)/python -m pytest -q -n 2
-	$(MAKE) --no-print-directory test-kombu-urllib3
-
 # kombu 5.5 polls SQS through urllib3, every other kombu through pycurl (transport/kombu_http.py):
 # the kombu and Celery tests again, in a small venv with kombu 5.5, so both clients are served.
 KOMBU55_VENV ?= .venv-kombu55
@@ -38,6 +33,11 @@ $(KOMBU55_VENV)/.installed: pyproject.toml
 test-kombu-urllib3: $(KOMBU55_VENV)/.installed
 	FAKESQS_KOMBU_CLIENT=Urllib3Client $(KOMBU55_VENV)/bin/python -m pytest -q -p no:randomly \
 		tests/transport/test_kombu_http.py tests/interop/test_celery.py
+
+# Two workers: the suite is independent per test (xdist), and CI's machine has two cores.
+test: lint $(KOMBU55_VENV)/.installed
+	$(BIN)/python -m pytest -q -n 2
+	$(MAKE) --no-print-directory test-kombu-urllib3
 
 test-xdist: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -n 2

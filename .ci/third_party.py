@@ -81,6 +81,10 @@ UNREACHABLE = (
     "connects to sqs://localhost:12345 and expects the connection to fail; served in-process, "
     "every endpoint answers"
 )
+DELETED_TWICE = (
+    "expects GoAws's 404 for deleting a message twice; the fake answers 200, as SQS does for a "
+    "standard queue's stale receipt handle"
+)
 ENDPOINT_SUITES = [
     # kombu's own SQS transport tests: Celery's SQS worker path (its asynchronous HTTP client,
     # hub resets, cancels and closes with a poll in flight), with the real sleeps they make,
@@ -100,12 +104,8 @@ ENDPOINT_SUITES = [
             f"{KOMBU_SQS}test_SQSBaseExchangeTypes::test_fanout": (
                 "fanout publishes through SNS, which the fake does not serve (moto beside it does)"
             ),
-            f"{KOMBU_SQS}test_ack_invalid_receipt_with_backoff[InvalidParameterValue]": (
-                "expects GoAws's 404 for deleting a message twice; AWS, and the fake, answer 200"
-            ),
-            f"{KOMBU_SQS}test_ack_invalid_receipt_with_backoff[ReceiptHandleIsInvalid]": (
-                "expects GoAws's 404 for deleting a message twice; AWS, and the fake, answer 200"
-            ),
+            f"{KOMBU_SQS}test_ack_invalid_receipt_with_backoff[InvalidParameterValue]": DELETED_TWICE,
+            f"{KOMBU_SQS}test_ack_invalid_receipt_with_backoff[ReceiptHandleIsInvalid]": DELETED_TWICE,
         },
     ),
 ]
