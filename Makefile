@@ -3,12 +3,12 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
+.PHONY: examples test lint venv test-kombu-urllib3 test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[iac,moto]' --group test
+	$(BIN)/python -m pip install -q -e '.[iac,moto]' --group test --group frameworks
 	touch $@
 
 venv: $(VENV)/.installed
@@ -21,9 +21,23 @@ lint: $(VENV)/.installed
 	$(BIN)/ruff format --check pytest_fakesqs tests examples benchmarks
 	$(BIN)/mypy
 
+# kombu 5.5 polls SQS through urllib3, every other kombu through pycurl (transport/kombu_http.py):
+# the kombu and Celery tests again, in a small venv with kombu 5.5, so both clients are served.
+KOMBU55_VENV ?= .venv-kombu55
+$(KOMBU55_VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(KOMBU55_VENV)
+	$(KOMBU55_VENV)/bin/python -m pip install -q --upgrade pip  # --group needs pip 25.1+
+	$(KOMBU55_VENV)/bin/python -m pip install -q -e . --group kombu-urllib3
+	touch $@
+
+test-kombu-urllib3: $(KOMBU55_VENV)/.installed
+	FAKESQS_KOMBU_CLIENT=Urllib3Client $(KOMBU55_VENV)/bin/python -m pytest -q -p no:randomly \
+		tests/transport/test_kombu_http.py tests/interop/test_celery.py
+
 # Two workers: the suite is independent per test (xdist), and CI's machine has two cores.
-test: lint
+test: lint $(KOMBU55_VENV)/.installed
 	$(BIN)/python -m pytest -q -n 2
+	$(MAKE) --no-print-directory test-kombu-urllib3
 
 test-xdist: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -n 2
@@ -52,13 +66,13 @@ PY313 ?= env PYENV_VERSION=3.13.0 python3.13
 .venv-3.12/.installed: pyproject.toml
 	$(PY312) -m venv .venv-3.12
 	.venv-3.12/bin/python -m pip install -q --upgrade pip
-	.venv-3.12/bin/python -m pip install -q -e '.[iac,moto]' --group test
+	.venv-3.12/bin/python -m pip install -q -e '.[iac,moto]' --group test --group frameworks
 	touch $@
 
 .venv-3.13/.installed: pyproject.toml
 	$(PY313) -m venv .venv-3.13
 	.venv-3.13/bin/python -m pip install -q --upgrade pip
-	.venv-3.13/bin/python -m pip install -q -e '.[iac,moto]' --group test
+	.venv-3.13/bin/python -m pip install -q -e '.[iac,moto]' --group test --group frameworks
 	touch $@
 
 test-pythons: .venv-3.12/.installed .venv-3.13/.installed
@@ -75,7 +89,7 @@ OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0'
 $(OLDEST_VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(OLDEST_VENV)
 	$(OLDEST_VENV)/bin/python -m pip install -q --upgrade pip
-	$(OLDEST_VENV)/bin/python -m pip install -q $(OLDEST) -e '.[iac,moto]' --group test
+	$(OLDEST_VENV)/bin/python -m pip install -q $(OLDEST) -e '.[iac,moto]' --group test --group frameworks
 	$(OLDEST_VENV)/bin/python -c 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
 	touch $@
 

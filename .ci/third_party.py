@@ -1,16 +1,23 @@
 """Third-party projects' own SQS test suites, from their published sdists, unchanged.
 
-Each suite runs twice in this interpreter's venv: under plain moto (the plugin off), then with
-the drop-in (`--fakesqs-moto`), and both counts are printed side by side. The step fails when the
-fake passes fewer than the documented expected number, when a test fails under the fake that is
-not a documented difference (docs/migrating-from-moto.md, "Where moto contradicts AWS"), or
-when moto's own count moved (a new version of a dependency changed the suite: look again).
+A moto-based suite runs twice in this interpreter's venv: under plain moto (the plugin off),
+then with the drop-in (`--fakesqs-moto`), and both counts are printed side by side. The step
+fails when the fake passes fewer than the documented expected number, when a test fails under
+the fake that is not a documented difference (docs/migrating-from-moto.md, "Where moto
+contradicts AWS"), or when moto's own count moved (a new version of a dependency changed the
+suite: look again).
+
+An endpoint suite is written against a real SQS-compatible server (kombu's own SQS transport
+tests run against GoAws in kombu's CI): it runs once, with every test served in-process by the
+fake (`fakesqs_every_test.py`, beside this file, asks each test for the `fakesqs` fixture), and
+fails the same way: fewer passes than documented, or a failure that is not a known difference.
 
 Usage: python .ci/third_party.py   (the Makefile's test-third-party target sets up the venv)
 """
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -56,6 +63,53 @@ SUITES = [
     ),
 ]
 
+
+@dataclass
+class EndpointSuite:
+    name: str
+    version: str  # pinned: the count below is this release's
+    tests: str  # the suite's file or directory inside the sdist
+    options: tuple[str, ...]  # pytest options for the run under the fake
+    extras: str  # installed from the same sdist, with the project's own dependencies
+    fake_passed: int  # tests expected to pass under the fake, served in-process
+    # Tests failing under the fake because they assume something of their own server, and why.
+    differences: dict[str, str] = field(default_factory=dict)
+
+
+KOMBU_SQS = "t/integration/test_sqs.py::"
+UNREACHABLE = (
+    "connects to sqs://localhost:12345 and expects the connection to fail; served in-process, "
+    "every endpoint answers"
+)
+DELETED_TWICE = (
+    "expects GoAws's 404 for deleting a message twice; the fake answers 200, as SQS does for a "
+    "standard queue's stale receipt handle"
+)
+ENDPOINT_SUITES = [
+    # kombu's own SQS transport tests: Celery's SQS worker path (its asynchronous HTTP client,
+    # hub resets, cancels and closes with a poll in flight), with the real sleeps they make,
+    # hence the real clock.
+    EndpointSuite(
+        name="kombu",
+        version="5.7.0",
+        tests="t/integration/test_sqs.py",
+        extras="sqs",  # boto3, pycurl: the worker's asynchronous client
+        options=("-o", "fakesqs_clock=real", "-W", "ignore::pytest.PytestUnknownMarkWarning"),
+        fake_passed=35,
+        differences={
+            f"{KOMBU_SQS}test_SQSBasicFunctionality::test_failed_connect": UNREACHABLE,
+            f"{KOMBU_SQS}test_SQSBasicFunctionality::test_failed_connection": UNREACHABLE,
+            f"{KOMBU_SQS}test_SQSBasicFunctionality::test_failed_channel": UNREACHABLE,
+            f"{KOMBU_SQS}test_SQSBasicFunctionality::test_failed_default_channel": UNREACHABLE,
+            f"{KOMBU_SQS}test_SQSBaseExchangeTypes::test_fanout": (
+                "fanout publishes through SNS, which the fake does not serve (moto beside it does)"
+            ),
+            f"{KOMBU_SQS}test_ack_invalid_receipt_with_backoff[InvalidParameterValue]": DELETED_TWICE,
+            f"{KOMBU_SQS}test_ack_invalid_receipt_with_backoff[ReceiptHandleIsInvalid]": DELETED_TWICE,
+        },
+    ),
+]
+
 FAILURE_LINE = re.compile(r"^(?:SUB)?(?:FAILED|ERROR)(?:\((?P<params>[^)]*)\))? (?P<node>\S+)")
 
 
@@ -70,22 +124,26 @@ def pip(*args: str) -> None:
     subprocess.run([sys.executable, "-m", "pip", "-q", *args], check=True)
 
 
-def fetch(suite: Suite, into: Path) -> Path:
+def fetch(suite: Suite | EndpointSuite, into: Path) -> Path:
     """The suite's published sdist, unpacked as released."""
     spec = f"{suite.name}=={suite.version}"
     pip("download", "--no-deps", "--no-binary", ":all:", spec, "-d", str(into))
     [archive] = into.glob("*.tar.gz")
     with tarfile.open(archive) as sdist:
         sdist.extractall(into, filter="data")
-    pip("install", "--no-deps", str(archive))  # the project under test, from the same sdist
+    if isinstance(suite, EndpointSuite):  # the project under test and what it needs to run
+        pip("install", f"{archive}[{suite.extras}]")
+    else:  # the project under test, from the same sdist
+        pip("install", "--no-deps", str(archive))
     [root] = (p for p in into.iterdir() if p.is_dir())
     return root
 
 
-def run(root: Path, suite: Suite, *plugin_args: str) -> Outcome:
+def run(root: Path, suite: Suite | EndpointSuite, *plugin_args: str) -> Outcome:
     command = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent)}
     done = subprocess.run(
-        [*command, *plugin_args, suite.tests], cwd=root, capture_output=True, text=True
+        [*command, *plugin_args, suite.tests], cwd=root, capture_output=True, text=True, env=env
     )
     lines = done.stdout.splitlines()
     failures = []
@@ -126,8 +184,27 @@ def check(suite: Suite) -> list[str]:
     return problems
 
 
+def check_endpoint_suite(suite: EndpointSuite) -> list[str]:
+    with tempfile.TemporaryDirectory(prefix="fakesqs-third-party-") as tmp:
+        root = fetch(suite, Path(tmp))
+        fake = run(root, suite, "-p", "fakesqs_every_test", "-p", "no:randomly", *suite.options)
+    label = f"{suite.name} {suite.version} ({suite.tests})"
+    print(f"{label} under the fake, in-process: {fake.summary} (documented: {suite.fake_passed})")
+    problems = []
+    if fake.passed[0] < suite.fake_passed:
+        problems.append(f"{label}: the fake passed {fake.passed[0]}, expected {suite.fake_passed}")
+    for failure in fake.failures:
+        reason = suite.differences.get(failure)
+        if reason is None:
+            problems.append(f"{label}: {failure} fails under the fake, not a known difference")
+        else:
+            print(f"  known difference: {failure}\n    {reason}")
+    return problems
+
+
 def main() -> int:
     problems = [problem for suite in SUITES for problem in check(suite)]
+    problems += [problem for suite in ENDPOINT_SUITES for problem in check_endpoint_suite(suite)]
     for problem in problems:
         print(f"FAILED {problem}")
     return 1 if problems else 0

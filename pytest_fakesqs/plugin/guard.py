@@ -20,6 +20,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from ..transport.kombu_clients import KOMBU_CLIENTS
 from ..transport.patching import Patches
 
 INI_NAME = "fakesqs_block_real_sqs"
@@ -103,6 +104,8 @@ class Guard:
     def install(self) -> None:
         self._patches.when_imported("botocore.endpoint", self._patch_botocore)
         self._patches.when_imported("aiobotocore.endpoint", self._patch_aiobotocore)
+        for module in KOMBU_CLIENTS:  # Celery's SQS worker polls through kombu's own client
+            self._patches.when_imported(module, self._patch_kombu)
 
     def uninstall(self) -> None:
         self._active = False  # inert, should another patch sit on top of it
@@ -113,6 +116,24 @@ class Guard:
 
     def _patch_aiobotocore(self, module: ModuleType) -> None:
         self._patches.wrap(module.AioEndpoint, "_send", self._guarded_async)
+
+    def _patch_kombu(self, module: ModuleType) -> None:
+        client = getattr(module, KOMBU_CLIENTS[module.__name__], None)
+        if client is not None:
+            self._patches.wrap(client, "add_request", self._guarded_kombu)
+
+    def _guarded_kombu(self, original: Callable[..., Any]) -> Callable[..., Any]:
+        guard = self
+
+        def add_request(self: Any, request: Any) -> Any:
+            __tracebackhide__ = True
+            from ..transport.kombu_http import is_sqs_request
+
+            if is_sqs_request(request):
+                guard.check_sqs(request)
+            return original(self, request)
+
+        return add_request
 
     def _guarded(self, original: Callable[..., Any]) -> Callable[..., Any]:
         guard = self
@@ -139,8 +160,16 @@ class Guard:
     def check(self, endpoint: Any, request: Any) -> None:
         """Raise RealSQSBlocked for an SQS request about to leave the process unserved."""
         __tracebackhide__ = True
-        if not self._active or getattr(endpoint, "_endpoint_prefix", None) != "sqs":
+        if getattr(endpoint, "_endpoint_prefix", None) != "sqs":
             return  # other AWS services are not ours to block
+        self.check_sqs(request)
+
+    def check_sqs(self, request: Any) -> None:
+        """Raise RealSQSBlocked for this SQS request (botocore's, or any transport's with a
+        `url`, `headers` and `body`): no fake served it and it is about to leave the process."""
+        __tracebackhide__ = True
+        if not self._active:
+            return
         from ..transport.inprocess import _addressed_to_local_server
 
         if _addressed_to_local_server(request.url or ""):

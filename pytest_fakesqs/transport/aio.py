@@ -25,6 +25,7 @@ from ..protocol import WireHandler, WireRequest, WireResponse
 from .inprocess import (
     absorb_back_off,
     emit_needs_retry,
+    may_wait,
     serving_handler,
     to_wire_request,
     virtual_retry_clock,
@@ -53,21 +54,13 @@ def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
         if handler is None:
             return await original(self, request)
         wire = to_wire_request(request)
-        if _may_wait(wire):
+        if may_wait(wire):
             response = await _in_own_thread(handler, wire)
         else:
             response = handler.handle(wire)
         return to_aio_response(request.url or "", response)
 
     return _send
-
-
-def _may_wait(request: WireRequest) -> bool:
-    """A ReceiveMessage, in either protocol: the one call that can long-poll."""
-    target = request.headers.get("x-amz-target", "")
-    if target:
-        return target.endswith(".ReceiveMessage")
-    return b"Action=ReceiveMessage" in request.body or "Action=ReceiveMessage" in request.url
 
 
 async def _in_own_thread(handler: WireHandler, request: WireRequest) -> WireResponse:

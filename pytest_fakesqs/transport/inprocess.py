@@ -23,6 +23,7 @@ from botocore.hooks import first_non_none_response
 
 from ..engine import Clock
 from ..protocol import WireHandler, WireRequest, WireResponse
+from .kombu_clients import KOMBU_CLIENTS
 from .patching import Patches
 
 _lock = threading.Lock()
@@ -94,6 +95,14 @@ def to_aws_response(url: str, response: WireResponse) -> AWSResponse:
     # HTTPHeaderDict; the stubs say HTTPHeaders): a plain dict is the cheapest to copy.
     headers: Any = response.headers
     return AWSResponse(url, response.status, headers, _RawBody(response.body))
+
+
+def may_wait(request: WireRequest) -> bool:
+    """A ReceiveMessage, in either protocol: the one call that can long-poll."""
+    target = request.headers.get("x-amz-target", "")
+    if target:
+        return target.endswith(".ReceiveMessage")
+    return b"Action=ReceiveMessage" in request.body or "Action=ReceiveMessage" in request.url
 
 
 def is_sqs(endpoint: Endpoint) -> bool:
@@ -226,12 +235,19 @@ def _follow_moto(_models: ModuleType) -> None:
     _patches.when_undone(moto_bridge.unfollow)
 
 
+def _patch_kombu(module: ModuleType) -> None:
+    importlib.import_module(f"{__package__}.kombu_http").patch(_patches, module)
+
+
 def activate(handler: WireHandler) -> None:
     with _lock:
         if not _active:
             _patches.when_imported("botocore.endpoint", _patch_botocore)
             _patches.when_imported("aiobotocore.endpoint", _patch_aiobotocore)
             _patches.when_imported("moto.core.models", _follow_moto)
+            # kombu imports its HTTP client lazily, when a worker first polls (kombu_http.py)
+            for kombu_module in ("kombu.transport.SQS", *KOMBU_CLIENTS):
+                _patches.when_imported(kombu_module, _patch_kombu)
         _active.append(handler)
 
 
