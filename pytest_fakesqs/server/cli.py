@@ -10,13 +10,13 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
 from ..fake.facade import FakeSQS, inspection, new_fake
 from ..fake.options import FLAVORS, make_options
 from ..fake.text import nearest, plural
-from ..transport.connections import HttpLimits
+from ..transport.connections import HttpLimits, raise_open_files_limit
 from . import manual
 from .server import FakeSQSServer
 
@@ -25,8 +25,19 @@ DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their t
 DEFAULT_HISTORY_LIMIT = 10_000
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is the one line of usage and the error, with where to find
+    the rest: `serve` has some 30 options, and a full usage would bury the line that matters."""
+
+    def error(self, message: str) -> NoReturn:
+        usage = self.format_usage().strip()
+        if "\n" in usage:
+            usage = f"usage: {self.prog} [options]  (`{self.prog} --help` lists them)"
+        self.exit(2, f"{usage}\n{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="fakesqs", description="A fake Amazon SQS / Yandex Message Queue endpoint."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -87,7 +98,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=HttpLimits().max_connections,
         metavar="N",
-        help="connections served at once; more get 503 (default %(default)s)",
+        help="connections held at once (a socket each, no thread); more get 503 "
+        "(default %(default)s, lowered to what the open-files limit allows)",
     )
     for flag, name, what in (
         ("--idle-timeout", "idle_timeout", "a kept-alive connection with no request coming"),
@@ -244,6 +256,7 @@ def with_flags(limits: HttpLimits, args: argparse.Namespace) -> HttpLimits:
 
 
 def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    raise_open_files_limit()  # a socket per connection: as many as the hard limit allows
     fake = make_fake(args, parser)
     log = _print if args.log_requests else None
     try:

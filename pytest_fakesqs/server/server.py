@@ -1,4 +1,8 @@
-"""A `FakeSQS` served over real HTTP on 127.0.0.1, for clients in other processes."""
+"""A `FakeSQS` served over real HTTP on 127.0.0.1, for clients in other processes.
+
+This is the one place the server reaches into the façade (its handler, broker and service):
+the HTTP transport takes the handler, metrics and reset the engine behind it.
+"""
 
 from __future__ import annotations
 
@@ -12,7 +16,9 @@ from ..fake.facade import FakeSQS, inspection
 from ..protocol import WireRequest, WireResponse
 from ..transport.connections import HttpLimits
 from ..transport.http import RequestLog, SqsHttpServer
+from ..transport import inprocess
 from ..transport.routes import Route, json_response
+from . import metrics
 from .endpoints import routes
 
 # The largest valid request: a batch of the flavor's largest payload, each byte of which the
@@ -49,9 +55,39 @@ class FakeSQSServer:
             request_log=request_log,
             limits=limits or dataclasses.replace(HttpLimits(), max_request_bytes=largest),
         )
-        self.http.routes.extend(routes(fake, lambda: self.http.requests_served))
+        self.counts = metrics.CallCounts(metrics.UrlKeys(self._queue_key))
+        fake.handler.listeners.append(self.counts.heard)
+        self.http.routes.extend(
+            routes(fake, lambda: self.http.requests_served, self.reset, self.scrape)
+        )
         self.http.routes.append(Route("/_fakesqs", ("GET",), self._dashboard_page, subpaths=True))
         self._dashboard: Callable[[str], WireResponse | None] | None = None
+
+    def _queue_key(self, record: metrics.CallRecord, url: str) -> metrics.QueueKey | None:
+        assert record.context is not None
+        return self.fake.service.addressing.key_from_url(record.context, url)
+
+    def scrape(self) -> WireResponse:
+        """`GET /metrics`: every queue's gauges and counters in Prometheus' text format."""
+        return metrics.render(metrics.read_queues(self.fake.broker), self.counts)
+
+    def reset(self) -> int:
+        """`POST /_fakesqs/reset`: every queue, message and call forgotten, as at a fresh start
+        (options and declared queues as configured; the server's own request count goes on).
+        Long polls waiting on the old queues end at once, empty."""
+        fake = self.fake
+        old_broker = fake.broker
+        for queue in old_broker.queues():
+            old_broker.delete_queue(queue.key)  # wakes their long polls, which answer empty
+        serving_in_process = inprocess.current_handler() is fake.handler
+        fake.stop()
+        fake.renew()
+        fake.start(in_process=serving_in_process)
+        self.http.handler = fake.handler
+        self.counts.forget_queues()
+        fake.handler.listeners.append(self.counts.heard)
+        self._dashboard = None
+        return len(fake.broker.queues())
 
     def _dashboard_page(self, request: WireRequest) -> WireResponse:
         """`GET /_fakesqs/...`: the read-only dashboard (see pictures.dashboard)."""

@@ -16,6 +16,8 @@ from ..protocol import WireRequest, WireResponse
 Endpoint = Callable[[WireRequest], WireResponse]
 # Paths under these are never SQS: a query-protocol queue URL's path starts with an account id.
 RESERVED_PREFIXES = ("/_fakesqs/", "/_aws/")
+# Nor these: one segment, never /<account>/<queue> (/metrics is where Prometheus looks).
+RESERVED_PATHS = frozenset({"/_fakesqs", "/_aws", "/metrics"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,7 @@ class Route:
 
 
 def is_reserved(path: str) -> bool:
-    return path.startswith(RESERVED_PREFIXES) or path in ("/_fakesqs", "/_aws")
+    return path in RESERVED_PATHS or path.startswith(RESERVED_PREFIXES)
 
 
 def dispatch(routes: Sequence[Route], request: WireRequest, path: str) -> WireResponse:
