@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 from ..api.limits import LIMITS
 from ..fake.facade import FakeSQS, inspection
 from ..protocol import WireRequest, WireResponse
+from ..transport import inprocess
 from ..transport.connections import HttpLimits
 from ..transport.http import RequestLog, SqsHttpServer
-from ..transport import inprocess
 from ..transport.routes import Route, json_response
 from . import metrics
 from .endpoints import routes
