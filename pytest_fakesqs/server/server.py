@@ -62,6 +62,7 @@ class FakeSQSServer:
         )
         self.http.routes.append(Route("/_fakesqs", ("GET",), self._dashboard_page, subpaths=True))
         self._dashboard: Callable[[str], WireResponse | None] | None = None
+        self.after_reset: list[Callable[[], None]] = []  # e.g. the state file re-listening
 
     def _queue_key(self, record: metrics.CallRecord, url: str) -> metrics.QueueKey | None:
         assert record.context is not None
@@ -87,6 +88,8 @@ class FakeSQSServer:
         self.counts.forget_queues()
         fake.handler.listeners.append(self.counts.heard)
         self._dashboard = None
+        for hook in self.after_reset:
+            hook()
         return len(fake.broker.queues())
 
     def _dashboard_page(self, request: WireRequest) -> WireResponse:
