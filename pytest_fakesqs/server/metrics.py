@@ -32,6 +32,9 @@ from ..protocol.dispatch import CallRecord
 __all__ = ["CallCounts", "CallRecord", "QueueKey", "UrlKeys", "read_queues", "render"]
 
 PATH = "/metrics"
+# The text format every Prometheus reads (newer prometheus_client releases announce 1.0.0 for
+# the same lines, which Prometheus before 3.0 does not know).
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 QUEUE_LABELS = ("queue", "account", "region")
 GAUGES = (
     ("approximate_number_of_messages_visible", "Messages available for retrieval."),
@@ -157,11 +160,10 @@ class UrlKeys:
 def render(readings: list[QueueReading], counts: CallCounts) -> WireResponse:
     """The text a Prometheus scrape reads (prometheus_client's exposition format)."""
     from prometheus_client import CollectorRegistry, generate_latest
-    from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
     registry = CollectorRegistry(auto_describe=False)
     registry.register(_Collector(readings, counts))
-    return WireResponse(200, {"Content-Type": CONTENT_TYPE_LATEST}, generate_latest(registry))
+    return WireResponse(200, {"Content-Type": CONTENT_TYPE}, generate_latest(registry))
 
 
 class _Collector:
