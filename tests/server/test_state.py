@@ -225,8 +225,7 @@ def test_a_save_replaces_the_file_whole(tmp_path: Path) -> None:
 class Serve:
     def __init__(self, path: Path, *extra: str) -> None:
         self.process = subprocess.Popen(
-            [PYTHON, "-m", "pytest_fakesqs", "serve", "--port", "0", "--state", str(path)]
-            + list(extra),
+            [PYTHON, "-m", "pytest_fakesqs", "serve", "--port", "0", "--state", str(path), *extra],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
