@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine import Broker, Queue
-from ..engine.schedule import oldest_enqueued_at
 from ..engine.settings import QueueKey
 from ..protocol import WireResponse
 from ..protocol.dispatch import CallRecord
@@ -75,7 +74,7 @@ def read_queues(broker: Broker) -> list[QueueReading]:
 def _reading(broker: Broker, queue: Queue, now: float) -> QueueReading:
     queue = broker.refresh(queue)
     with queue.lock:
-        oldest = oldest_enqueued_at(queue)
+        oldest = queue.schedule.oldest_enqueued_at()
         return QueueReading(
             queue.key,
             queue.visible,

@@ -22,7 +22,6 @@ must re-enter its queue in the state it left, which no SQS call can express.
 from __future__ import annotations
 
 import base64
-import contextlib
 import itertools
 import json
 import os
@@ -33,7 +32,7 @@ from typing import Any
 from ..api import RequestContext, SqsError
 from ..engine import Message, Queue
 from ..engine.message import DELAYED, IN_FLIGHT
-from ..engine.move_tasks import MoveStatus, MoveTask
+from ..engine.move_tasks import MoveTask
 from ..engine.queue import _FIRST_SEQUENCE_NUMBER
 from ..engine.settings import DEDUP_WINDOW
 from ..fake.facade import FakeSQS
@@ -290,8 +289,7 @@ def _queue_contents(broker: Any, queue: Queue) -> dict[str, Any]:
                 "sequence_number": message.sequence_number,
                 "expires_at": expires_at,
             }
-            for (scope, dedup_id), (message, expires_at) in _dedup_entries(queue).items()
-            if expires_at > now
+            for (scope, dedup_id), message, expires_at in queue.schedule.dedup.live(now)
         ]
     return {"messages": documents, "dedup": dedup}
 
@@ -361,7 +359,7 @@ def _restore_queue(fake: FakeSQS, entry: dict[str, Any]) -> int:
         for dedup in entry.get("dedup", []):
             placeholder = Message(str(dedup["message_id"]), "", now, 0)
             placeholder.sequence_number = dedup.get("sequence_number")
-            window = _dedup_window(queue)
+            window = queue.schedule.dedup
             expires_at = float(dedup["expires_at"])
             window.remember(
                 (dedup.get("group"), str(dedup["id"])), placeholder, expires_at - DEDUP_WINDOW
@@ -418,24 +416,11 @@ def _put_in_flight(
         queue.groups.groups[message.group_id or ""].in_flight += 1
 
 
-def _dedup_window(queue: Queue) -> Any:
-    schedule = getattr(queue, "schedule", None)  # where the engine keeps it, as it evolves
-    return schedule.dedup if schedule is not None else queue.dedup
-
-
-def _dedup_entries(queue: Queue) -> dict[Any, tuple[Message, float]]:
-    entries: dict[Any, tuple[Message, float]] = _dedup_window(queue)._entries
-    return entries
-
-
 # -- move tasks --------------------------------------------------------------------------------
 
 
 def _running_tasks(fake: FakeSQS) -> list[MoveTask]:
-    runner = fake.broker.move_tasks
-    with contextlib.suppress(AttributeError):
-        runner.catch_up(fake.clock.now())
-    return [task for task in runner._active if task.status is MoveStatus.RUNNING]
+    return fake.broker.move_tasks.running()
 
 
 def _task_document(task: MoveTask) -> dict[str, Any]:
@@ -463,5 +448,4 @@ def _restore_tasks(fake: FakeSQS, documents: list[dict[str, Any]]) -> None:
             int(document["to_move"]),
             int(document.get("moved", 0)),
         )
-        runner._tasks[task.task_id] = task
-        runner._active.append(task)
+        runner.adopt(task)

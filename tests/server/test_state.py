@@ -344,3 +344,35 @@ def test_serve_refuses_a_state_file_it_cannot_write(tmp_path: Path) -> None:
 
     assert done.returncode == 1
     assert done.stderr.startswith(f"fakesqs: cannot start: state file {path}: cannot be written")
+
+
+def test_a_running_move_task_goes_on_after_a_restore(tmp_path: Path) -> None:
+    path = tmp_path / "state.json"
+    with fake_sqs(start=START) as before:
+        sqs = _client()
+        made = _populate(sqs)
+        arn = sqs.get_queue_attributes(QueueUrl=made["dlq"], AttributeNames=["QueueArn"])[
+            "Attributes"
+        ]["QueueArn"]
+        for number in range(3):
+            sqs.send_message(QueueUrl=made["dlq"], MessageBody=f"dead {number}")
+        target = sqs.get_queue_attributes(QueueUrl=made["jobs"], AttributeNames=["QueueArn"])
+        sqs.start_message_move_task(
+            SourceArn=arn,
+            DestinationArn=target["Attributes"]["QueueArn"],
+            MaxNumberOfMessagesPerSecond=1,
+        )
+        before.advance(1.5)
+        moved_before = len(before.queue("jobs-dlq").bodies())
+        state.save(path, state.snapshot(before))
+
+    with fake_sqs(start=START) as after:
+        state.restore(after, state.load(path), path)
+        sqs = _client()
+        tasks = sqs.list_message_move_tasks(SourceArn=arn)["Results"]
+        assert [task["Status"] for task in tasks] == ["RUNNING"]
+        assert len(after.queue("jobs-dlq").bodies()) == moved_before
+
+        after.advance(10)
+        assert after.queue("jobs-dlq").bodies() == []
+        assert sqs.list_message_move_tasks(SourceArn=arn)["Results"][0]["Status"] == "COMPLETED"
