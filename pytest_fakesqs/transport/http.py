@@ -84,6 +84,7 @@ class _Connection(asyncio.Protocol):
         self.running: RequestRun | None = None
         self.reading_paused = False
         self.closing = False  # no more requests: answer what is pending, then close
+        self.refusal: bytes | None = None  # the last words once what is pending is answered
         self.timer: asyncio.TimerHandle | None = None
         self.timer_phase: str | None = None
         self.phase_since = self.loop.time()  # when the phase began: its deadline counts from it
@@ -264,8 +265,11 @@ class _Connection(asyncio.Protocol):
         if transport is None or transport.is_closing():
             return
         close = self.closing and not self.pending
-        transport.write(encode_response(response, close=close))
+        last_words = self.refusal if close else None
+        transport.write(encode_response(response, close=close and last_words is None))
         if close:
+            if last_words is not None:  # what made it stop reading, after what came before
+                transport.write(last_words)
             self._close()
         elif self.pending:
             self.loop.call_soon(self._next)  # not from inside the finished greenlet's step
@@ -274,10 +278,14 @@ class _Connection(asyncio.Protocol):
             self._arm()
 
     def _refuse(self, status: int, reason: str) -> None:
+        """Read no more: answer the whole requests read before, then this refusal, and close."""
         self.closing = True
-        self.pending.clear()
-        if self.running is not None:
-            return  # the answer being made is still written; then the connection closes
+        self.phase = _IDLE
+        if self.running is not None or self.pending:
+            self.refusal = refusal(status, reason)  # written after the answers owed
+            if self.running is None:
+                self._next()
+            return
         transport = self.transport
         if transport is not None and not transport.is_closing():
             with contextlib.suppress(Exception):
