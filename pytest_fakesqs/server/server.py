@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..api.limits import LIMITS
@@ -16,10 +16,12 @@ from ..fake.facade import FakeSQS, inspection
 from ..protocol import WireRequest, WireResponse
 from ..transport import inprocess
 from ..transport.connections import HttpLimits
-from ..transport.http import RequestLog, SqsHttpServer
 from ..transport.routes import Route, json_response
 from . import metrics
 from .endpoints import routes
+
+if TYPE_CHECKING:
+    from ..transport.http import RequestLog
 
 # The largest valid request: a batch of the flavor's largest payload, each byte of which the
 # query protocol's percent-encoding (or JSON's \u escapes) may triple, plus the parameters.
@@ -46,6 +48,10 @@ class FakeSQSServer:
         request_log: RequestLog | None = None,
         limits: HttpLimits | None = None,
     ) -> None:
+        # The event loop's libraries (httptools, greenlet) load when a server is made, not when
+        # this module is imported (for a type hint, say).
+        from ..transport.http import SqsHttpServer
+
         self.fake = fake
         largest = LIMITS[fake.options.flavor].max_batch_bytes * _ENCODING_GROWTH + _PARAMETER_ROOM
         self.http = SqsHttpServer(

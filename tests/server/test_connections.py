@@ -283,3 +283,31 @@ def test_stopping_the_server_ends_waiting_polls(fakesqs: FakeSQS) -> None:
 
         assert queue.pollers == 0
         assert server.http.open_connections == 0
+
+
+def test_the_server_libraries_load_when_a_server_starts_and_metrics_at_the_first_scrape() -> None:
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, urllib.request\n"
+        "from pytest_fakesqs import fake_sqs, FakeSQSServer\n"
+        "libraries = ('greenlet', 'httptools', 'prometheus_client')\n"
+        "loaded = lambda: [m for m in libraries if m in sys.modules]\n"
+        "with fake_sqs() as fake:\n"
+        "    fake.create_queue('orders')\n"
+        "    print(loaded())\n"
+        "    with FakeSQSServer(fake) as server:\n"
+        "        print(loaded())\n"
+        "        urllib.request.urlopen(server.endpoint_url + '/metrics').read()\n"
+        "        print(loaded())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    ).stdout
+
+    assert out.splitlines() == [
+        "[]",
+        "['greenlet', 'httptools']",
+        "['greenlet', 'httptools', 'prometheus_client']",
+    ]
