@@ -195,7 +195,9 @@ def markdown(rounds: dict[str, list[Crowd]], args: argparse.Namespace, command: 
             f"| {_spread([c.wake_ms for c in crowds], 1)} "
             f"| {_spread([c.woken for c in crowds], 0)} |"
         )
-    notes = [f"- {name}: {n}" for name, cs in rounds.items() for c in cs for n in c.notes]
+    notes = list(
+        dict.fromkeys(f"- {name}: {n}" for name, cs in rounds.items() for c in cs for n in c.notes)
+    )
     if notes:
         lines += ["", "Notes:", *notes]
     lines.append("")

@@ -102,8 +102,8 @@ class Outcome:
     shallow_ms: float | None = None
     deep_ms: float | None = None
     depth: int = 0
-    server_cpu_us: float | None = None  # the server process's CPU per message moved
     notes: list[str] = field(default_factory=list)
+    server_cpu_us: float | None = None  # the server process's CPU per message moved
 
 
 def free_port() -> int:
@@ -319,7 +319,7 @@ def markdown(rounds: dict[str, list[Outcome]], args: argparse.Namespace, command
         f"**Depth**: send + receive + delete of one message (median of {args.rounds}), "
         f"at depth ~0 and at depth {args.depth:,}.",
         "",
-        "| peer | messages/s | fakesqs is | server CPU per message (µs) | send median (ms) "
+        "| peer | messages/s | fakesqs / peer | server CPU per message (µs) | send median (ms) "
         "| send p95 (ms) | cycle at ~0 (ms) | cycle deep (ms) | deep / shallow |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
@@ -345,7 +345,11 @@ def markdown(rounds: dict[str, list[Outcome]], args: argparse.Namespace, command
             f"{_spread([o.deep_ms for o in outcomes], 2)} (depth {depth:,}) | "
             f"{_num(_median(slowdowns), 2)}x |"
         )
-    notes = [f"- {name}: {n}" for name, outs in rounds.items() for o in outs for n in o.notes]
+    notes = list(
+        dict.fromkeys(
+            f"- {name}: {n}" for name, outs in rounds.items() for o in outs for n in o.notes
+        )
+    )
     if notes:
         lines += ["", "Notes:", *notes]
     lines.append("")
