@@ -62,6 +62,7 @@ class _Refused(Exception):
         super().__init__(reason)
         self.status = status
         self.reason = reason
+        self.headers = "Allow: GET, POST, DELETE\r\n" if status == 405 else ""
 
 
 class _Connection(asyncio.Protocol):
@@ -115,7 +116,7 @@ class _Connection(asyncio.Protocol):
         try:
             self.parser.feed_data(data)
         except _Refused as refused:
-            self._refuse(refused.status, refused.reason)
+            self._refuse(refused.status, refused.reason, refused.headers)
             return
         except httptools.HttpParserUpgrade:
             self._refuse(400, "protocol upgrades are not served")
@@ -123,7 +124,7 @@ class _Connection(asyncio.Protocol):
         except httptools.HttpParserError as error:
             cause = error.__context__
             if isinstance(cause, _Refused):
-                self._refuse(cause.status, cause.reason)
+                self._refuse(cause.status, cause.reason, cause.headers)
             else:
                 self._refuse(400, f"malformed request ({_reason_of(error)})")
             return
@@ -212,7 +213,7 @@ class _Connection(asyncio.Protocol):
             )
         method = self.parser.get_method().decode("latin-1")
         if method not in _METHODS:
-            raise _Refused(501, f"unsupported method {method!r}; use GET, POST or DELETE")
+            raise _Refused(405, f"method {method} is not served; use GET, POST or DELETE")
         expect = self.headers.get("expect", "").lower()
         if expect == "100-continue" and self.running is None and not self.pending:
             assert self.transport is not None
@@ -277,19 +278,19 @@ class _Connection(asyncio.Protocol):
             self.phase_since = self.loop.time()  # idle from now
             self._arm()
 
-    def _refuse(self, status: int, reason: str) -> None:
+    def _refuse(self, status: int, reason: str, headers: str = "") -> None:
         """Read no more: answer the whole requests read before, then this refusal, and close."""
         self.closing = True
         self.phase = _IDLE
         if self.running is not None or self.pending:
-            self.refusal = refusal(status, reason)  # written after the answers owed
+            self.refusal = refusal(status, reason, extra_headers=headers)  # after those owed
             if self.running is None:
                 self._next()
             return
         transport = self.transport
         if transport is not None and not transport.is_closing():
             with contextlib.suppress(Exception):
-                transport.write(refusal(status, reason))
+                transport.write(refusal(status, reason, extra_headers=headers))
         self._close()
 
     # -- deadlines -------------------------------------------------------------------------------

@@ -216,3 +216,22 @@ def test_nothing_is_lost_when_reset_and_sends_interleave_on_one_connection(
 
     assert answers.count(b"HTTP/1.1 200 OK") == 3
     assert fakesqs.queue("orders").bodies() == ["after"]
+
+
+@pytest.mark.parametrize("method", ["PUT", "PATCH", "HEAD", "OPTIONS"])
+def test_a_method_no_endpoint_takes_is_a_405_naming_the_ones_it_does(
+    fakesqs_server: FakeSQSServer, method: str
+) -> None:
+    with closing_all() as opened:
+        sock = connect(fakesqs_server, opened)
+        sock.sendall(f"{method} /_fakesqs/reset HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        sock.settimeout(10)
+        answer = b""
+        while chunk := sock.recv(65536):
+            answer += chunk
+
+    assert answer.startswith(b"HTTP/1.1 405 Method Not Allowed\r\n")
+    assert b"Allow: GET, POST, DELETE\r\n" in answer
+    assert answer.endswith(
+        f"fakesqs: method {method} is not served; use GET, POST or DELETE\n".encode()
+    )
