@@ -240,6 +240,8 @@ def run_peer(peer: Peer, args: argparse.Namespace, say: Callable[[str], None]) -
     env = {**os.environ, **peer.env(port)}
     for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SQS", "AWS_PROFILE"):
         env.pop(name, None)
+    if args.realtime:  # a shared machine: the server always gets the CPU it asks for
+        command = ["chrt", "--rr", "5", *command]
     process = subprocess.Popen(
         command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=peer.cwd
     )
@@ -309,7 +311,8 @@ def markdown(rounds: dict[str, list[Outcome]], args: argparse.Namespace, command
         f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores "
         f"shared with other work (load average {args.load[0]:.1f} at the start, "
         f"{args.load[1]:.1f} at the end); boto3 clients in one process; "
-        f"{repeat} round{'s' if repeat != 1 else ''}, the peers interleaved in each"
+        + ("servers under `chrt --rr 5`; " if getattr(args, "realtime", False) else "")
+        + f"{repeat} round{'s' if repeat != 1 else ''}, the peers interleaved in each"
         + (": medians, quartiles in brackets" if repeat >= 3 else "")
         + f". Reproduce: `{command}`.",
         "",
@@ -384,6 +387,13 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         help="also run `fakesqs serve` from this checkout (repeatable)",
+    )
+    parser.add_argument(
+        "--realtime",
+        action="store_true",
+        help="run each server under `chrt --rr 5` (Linux, root): on a machine busy with other "
+        "work, CPU shares are per thread, so a one-thread server gets less of it than a "
+        "thread-per-connection one; this takes that out of the comparison",
     )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
