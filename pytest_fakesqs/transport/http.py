@@ -12,6 +12,10 @@ docs/server-mode.md and docs/performance.md.
 Per connection, requests are answered one at a time, in order (pipelined ones wait their
 turn); every phase of reading one has its deadline (connections.HttpLimits), and a refusal is
 one line of text with the status that says why, after which the connection closes.
+
+One module past 500 lines: the connection protocol and the server that owns its connections
+share one bookkeeping (the cap, the counts, answering and logging); apart, each would read the
+other's private state.
 """
 
 from __future__ import annotations
@@ -141,6 +145,8 @@ class _Connection(asyncio.Protocol):
         # answered (a long poll) lost its client: it is given up. Keep the socket open only to
         # write what is still owed.
         if self.phase is _HEAD or self.phase is _BODY:
+            if self.running is not None:
+                self.running.cancel()
             self._refuse(400, "request cut short: the connection ended before its end")
             return True
         self.closing = True
