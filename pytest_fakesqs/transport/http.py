@@ -59,6 +59,24 @@ _LISTEN_BACKLOG = 1024  # many clients connect at once; a short backlog drops th
 _IDLE, _HEAD, _BODY, _READ = "idle", "head", "body", "read"
 
 
+if hasattr(time, "clock_gettime"):
+
+    def _monotonic() -> float:
+        # The OS clock itself: freezegun replaces time.monotonic (which asyncio's timers read),
+        # and a frozen one would hold every deadline and long poll of the server forever.
+        return time.clock_gettime(time.CLOCK_MONOTONIC)
+
+else:  # pragma: no cover - Windows: as it was when this module was imported
+    _monotonic = time.monotonic
+
+
+class _Loop(asyncio.SelectorEventLoop):
+    """The server's event loop, its timers on the real clock whatever a test does to time."""
+
+    def time(self) -> float:
+        return _monotonic()
+
+
 class _Refused(Exception):
     """Raised from a parser callback: answer `status` with `reason` and close."""
 
@@ -443,7 +461,7 @@ class SqsHttpServer:
         return self
 
     def _run(self, ready: threading.Event, failure: list[BaseException]) -> None:
-        loop = asyncio.new_event_loop()
+        loop = _Loop()
         self._loop = loop
         try:
             server = loop.run_until_complete(

@@ -311,3 +311,19 @@ def test_the_server_libraries_load_when_a_server_starts_and_metrics_at_the_first
         "['greenlet', 'httptools']",
         "['greenlet', 'httptools', 'prometheus_client']",
     ]
+
+
+@pytest.mark.fakesqs(clock="system")
+def test_a_long_poll_over_http_under_freezegun_ends_as_in_process_ones_do(
+    fakesqs: FakeSQS, fakesqs_server: FakeSQSServer
+) -> None:
+    import freezegun
+
+    url = fakesqs.create_queue("jobs")
+    sqs = fakesqs_server.client()
+    # freezegun also freezes time.monotonic, which asyncio's timers read: the server's loop
+    # keeps its own clock, so the poll sees time stand still and gives up instead of hanging.
+    with freezegun.freeze_time("2024-06-01"):
+        answer = sqs.receive_message(QueueUrl=url, WaitTimeSeconds=20)
+
+    assert "Messages" not in answer
