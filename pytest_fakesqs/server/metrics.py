@@ -23,9 +23,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine import Broker, Queue
+from ..engine import Queue
 from ..engine.settings import QueueKey
 from ..protocol import WireResponse
+from ..fake.core import Inspection
 from ..protocol.dispatch import CallRecord
 
 __all__ = ["CallCounts", "CallRecord", "QueueKey", "UrlKeys", "read_queues", "render"]
@@ -62,17 +63,17 @@ class QueueReading:
     oldest_age: float
 
 
-def read_queues(broker: Broker) -> list[QueueReading]:
+def read_queues(fake: Inspection) -> list[QueueReading]:
     """Every queue's gauges, each read under its lock after its due transitions."""
-    now = broker.clock.now()
+    now = fake.now()
     readings = []
-    for queue in broker.queues():
-        readings.append(_reading(broker, queue, now))
+    for queue in fake.queues():
+        readings.append(_reading(fake, queue, now))
     return sorted(readings, key=lambda reading: reading.key)
 
 
-def _reading(broker: Broker, queue: Queue, now: float) -> QueueReading:
-    queue = broker.refresh(queue)
+def _reading(fake: Inspection, queue: Queue, now: float) -> QueueReading:
+    fake.refresh(queue)
     with queue.lock:
         oldest = queue.schedule.oldest_enqueued_at()
         return QueueReading(

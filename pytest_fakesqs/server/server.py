@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..api.limits import LIMITS
-from ..fake.facade import FakeSQS, inspection
+from ..fake.facade import FakeSQS, inspection, server_access
 from ..protocol import WireRequest, WireResponse
 from ..transport import inprocess
 from ..transport.connections import HttpLimits
@@ -61,8 +61,9 @@ class FakeSQSServer:
             request_log=request_log,
             limits=limits or dataclasses.replace(HttpLimits(), max_request_bytes=largest),
         )
+        self.access = server_access(fake)
         self.counts = metrics.CallCounts(metrics.UrlKeys(self._queue_key))
-        fake.handler.listeners.append(self.counts.heard)
+        self.access.handler.listeners.append(self.counts.heard)
         self.http.routes.extend(
             routes(fake, lambda: self.http.requests_served, self.reset, self.scrape)
         )
@@ -72,31 +73,30 @@ class FakeSQSServer:
 
     def _queue_key(self, record: metrics.CallRecord, url: str) -> metrics.QueueKey | None:
         assert record.context is not None
-        return self.fake.service.addressing.key_from_url(record.context, url)
+        return self.access.key_in(record.context, url)
 
     def scrape(self) -> WireResponse:
         """`GET /metrics`: every queue's gauges and counters in Prometheus' text format."""
-        return metrics.render(metrics.read_queues(self.fake.broker), self.counts)
+        return metrics.render(metrics.read_queues(self.access), self.counts)
 
     def reset(self) -> int:
         """`POST /_fakesqs/reset`: every queue, message and call forgotten, as at a fresh start
         (options and declared queues as configured; the server's own request count goes on).
         Long polls waiting on the old queues end at once, empty."""
-        fake = self.fake
-        old_broker = fake.broker
-        for queue in old_broker.queues():
-            old_broker.delete_queue(queue.key)  # wakes their long polls, which answer empty
-        serving_in_process = inprocess.current_handler() is fake.handler
+        fake, access = self.fake, self.access
+        for queue in access.queues():
+            access.delete_queue(queue)  # wakes their long polls, which answer empty
+        serving_in_process = inprocess.current_handler() is access.handler
         fake.stop()
         fake.renew()
         fake.start(in_process=serving_in_process)
-        self.http.handler = fake.handler
+        self.http.handler = access.handler  # the view reads the renewed fake
         self.counts.forget_queues()
-        fake.handler.listeners.append(self.counts.heard)
+        access.handler.listeners.append(self.counts.heard)
         self._dashboard = None
         for hook in self.after_reset:
             hook()
-        return len(fake.broker.queues())
+        return len(access.queues())
 
     def _dashboard_page(self, request: WireRequest) -> WireResponse:
         """`GET /_fakesqs/...`: the read-only dashboard (see pictures.dashboard)."""

@@ -35,7 +35,8 @@ from ..engine.message import DELAYED, IN_FLIGHT
 from ..engine.move_tasks import MoveTask
 from ..engine.queue import _FIRST_SEQUENCE_NUMBER
 from ..engine.settings import DEDUP_WINDOW
-from ..fake.facade import FakeSQS
+from ..fake.core import ServerAccess
+from ..fake.facade import FakeSQS, server_access
 from ..protocol.dispatch import CallRecord
 
 FORMAT = "pytest-fakesqs state"
@@ -80,16 +81,16 @@ class StateFileError(Exception):
 
 def snapshot(fake: FakeSQS) -> dict[str, Any]:
     """Everything `restore` needs, as plain JSON values."""
-    broker, service = fake.broker, fake.service
+    access = server_access(fake)
     queues = []
-    for queue in sorted(broker.queues(), key=lambda q: q.key):
+    for queue in sorted(access.queues(), key=lambda q: q.key):
         ctx = _context(queue.key[0], queue.key[1])
-        url = service.queue_url(ctx, queue)
+        url = access.queue_url_in(ctx, queue)
         try:
-            attributes = service.call(
+            attributes = access.call(
                 "GetQueueAttributes", {"QueueUrl": url, "AttributeNames": ["All"]}, ctx
             ).get("Attributes", {})
-            tags = service.call("ListQueueTags", {"QueueUrl": url}, ctx).get("Tags", {})
+            tags = access.call("ListQueueTags", {"QueueUrl": url}, ctx).get("Tags", {})
         except SqsError:  # deleted meanwhile: a save made a moment later would not have it
             continue
         queues.append(
@@ -101,7 +102,7 @@ def snapshot(fake: FakeSQS) -> dict[str, Any]:
                 "created_at": queue.created_at,
                 "attributes": {k: v for k, v in attributes.items() if k not in _COMPUTED},
                 "tags": tags,
-                **_queue_contents(broker, queue),
+                **_queue_contents(access, queue),
             }
         )
     return {
@@ -109,9 +110,9 @@ def snapshot(fake: FakeSQS) -> dict[str, Any]:
         "version": VERSION,
         "written_by": _version(),
         "flavor": fake.options.flavor,
-        "clock": fake.clock.now(),
+        "clock": access.now(),
         "queues": queues,
-        "move_tasks": [_task_document(task) for task in _running_tasks(fake)],
+        "move_tasks": [_task_document(task) for task in access.move_tasks.running()],
     }
 
 
@@ -134,14 +135,15 @@ def restore(fake: FakeSQS, document: Any, path: Path) -> int:
             f"written by a {document.get('flavor')!r} server; this one is "
             f"--flavor {fake.options.flavor}",
         )
+    access = server_access(fake)
     try:
         clock = float(document["clock"])
-        if fake.clock.is_virtual and clock > fake.clock.now():
-            fake.clock.advance_to(clock)
+        if access.clock.is_virtual and clock > access.now():
+            access.clock.advance_to(clock)
         queues = list(document["queues"])
-        _create_queues(fake, queues)
-        restored = sum(_restore_queue(fake, entry) for entry in queues)
-        _restore_tasks(fake, list(document.get("move_tasks", [])))
+        _create_queues(access, queues)
+        restored = sum(_restore_queue(access, entry) for entry in queues)
+        _restore_tasks(access, list(document.get("move_tasks", [])))
     except SqsError as error:
         raise StateFileError(path, f"a queue it declares is refused: {error.message}") from None
     except (KeyError, TypeError, ValueError, AttributeError, IndexError) as error:
@@ -191,7 +193,7 @@ class StateKeeper:
 
     def attach(self) -> None:
         """Listen to the fake's calls (again, after a reset renewed its handler)."""
-        self.fake.handler.listeners.append(self._heard)
+        server_access(self.fake).handler.listeners.append(self._heard)
 
     def changed(self) -> None:
         self._changed.set()
@@ -241,25 +243,24 @@ def _context(region: str, account: str) -> RequestContext:
     return RequestContext(region=region, account_id=account)
 
 
-def _create_queues(fake: FakeSQS, queues: list[dict[str, Any]]) -> None:
-    service = fake.service
+def _create_queues(access: ServerAccess, queues: list[dict[str, Any]]) -> None:
     for entry in queues:
         attributes = {k: str(v) for k, v in entry["attributes"].items() if k not in _LINKS}
         params: dict[str, Any] = {"QueueName": str(entry["name"]), "Attributes": attributes}
         if entry.get("tags"):
             params["tags"] = {str(k): str(v) for k, v in entry["tags"].items()}
-        service.call("CreateQueue", params, _context(entry["region"], entry["account"]))
+        access.call("CreateQueue", params, _context(entry["region"], entry["account"]))
     for entry in queues:
         links = {k: str(v) for k, v in entry["attributes"].items() if k in _LINKS}
         if links:
             ctx = _context(entry["region"], entry["account"])
-            url = service.queue_url(ctx, _engine_queue(fake, entry))
-            service.call("SetQueueAttributes", {"QueueUrl": url, "Attributes": links}, ctx)
+            url = access.queue_url_in(ctx, _engine_queue(access, entry))
+            access.call("SetQueueAttributes", {"QueueUrl": url, "Attributes": links}, ctx)
 
 
-def _engine_queue(fake: FakeSQS, entry: dict[str, Any]) -> Queue:
+def _engine_queue(access: ServerAccess, entry: dict[str, Any]) -> Queue:
     key = (str(entry["region"]), str(entry["account"]), str(entry["name"]))
-    queue = fake.broker.find(key)
+    queue = access.find(key)
     if queue is None:
         raise ValueError(f"queue {key[2]} was not re-created")
     return queue
@@ -274,10 +275,10 @@ def _version() -> str:
 # -- messages: the one place that puts messages back into the engine as they were --------------
 
 
-def _queue_contents(broker: Any, queue: Queue) -> dict[str, Any]:
-    queue = broker.refresh(queue)
+def _queue_contents(access: ServerAccess, queue: Queue) -> dict[str, Any]:
+    access.refresh(queue)
     with queue.lock:
-        now = broker.clock.now()
+        now = access.now()
         queue.apply_due(now)
         messages = sorted(queue.live_messages(), key=lambda m: m.sequence)
         documents = [_message_document(message) for message in messages]
@@ -343,13 +344,13 @@ def _attributes_of(document: Any) -> dict[str, tuple[str, str | bytes]] | None:
     return attributes
 
 
-def _restore_queue(fake: FakeSQS, entry: dict[str, Any]) -> int:
-    queue = _engine_queue(fake, entry)
+def _restore_queue(access: ServerAccess, entry: dict[str, Any]) -> int:
+    queue = _engine_queue(access, entry)
     queue.uid = str(entry.get("uid") or queue.uid)  # receipt handles held by consumers still work
     queue.created_at = float(entry.get("created_at", queue.created_at))
     messages = list(entry.get("messages", []))
     with queue.lock:
-        now = fake.clock.now()
+        now = access.now()
         queue.apply_due(now)
         for document in messages:
             _restore_message(queue, document, now)
@@ -419,10 +420,6 @@ def _put_in_flight(
 # -- move tasks --------------------------------------------------------------------------------
 
 
-def _running_tasks(fake: FakeSQS) -> list[MoveTask]:
-    return fake.broker.move_tasks.running()
-
-
 def _task_document(task: MoveTask) -> dict[str, Any]:
     return {
         "id": task.task_id,
@@ -435,8 +432,8 @@ def _task_document(task: MoveTask) -> dict[str, Any]:
     }
 
 
-def _restore_tasks(fake: FakeSQS, documents: list[dict[str, Any]]) -> None:
-    runner = fake.broker.move_tasks
+def _restore_tasks(access: ServerAccess, documents: list[dict[str, Any]]) -> None:
+    runner = access.move_tasks
     for document in documents:
         destination = document.get("destination")
         task = MoveTask(

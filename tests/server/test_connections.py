@@ -20,6 +20,7 @@ import pytest
 
 from pytest_fakesqs import FakeSQS, FakeSQSServer
 from pytest_fakesqs.engine import Queue
+from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.transport.connections import (
     FILES_HELD_BACK,
     HttpLimits,
@@ -97,7 +98,7 @@ def _in_process() -> Any:
 
 
 def _queue(fakesqs: FakeSQS, name: str) -> Queue:
-    queue = fakesqs.broker.find(fakesqs.key(name))
+    queue = core_of(fakesqs).broker.find(fakesqs.key(name))
     assert queue is not None
     return queue
 

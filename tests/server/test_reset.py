@@ -15,6 +15,7 @@ from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
 
 from pytest_fakesqs import FakeSQS, FakeSQSServer
+from pytest_fakesqs.fake.facade import core_of
 
 from .raw_http import closing_all, connect, wait_until
 
@@ -80,7 +81,7 @@ def test_reset_ends_waiting_long_polls_at_once(
     fakesqs: FakeSQS, fakesqs_server: FakeSQSServer
 ) -> None:
     url = fakesqs.create_queue("jobs")
-    queue = fakesqs.broker.find(fakesqs.key("jobs"))
+    queue = core_of(fakesqs).broker.find(fakesqs.key("jobs"))
     assert queue is not None
     body = json.dumps({"QueueUrl": url, "WaitTimeSeconds": 20}).encode()
     with closing_all() as opened:
@@ -142,7 +143,7 @@ def test_with_signatures_verified_an_unsigned_reset_is_refused(
     assert answer["code"] == "MissingAuthenticationToken"
     assert answer["error"].startswith("MissingAuthenticationToken: ")
     assert fakesqs.queue("orders").backlog().count == 0  # still there: nothing was reset
-    assert fakesqs.broker.find(fakesqs.key("orders")) is not None
+    assert core_of(fakesqs).broker.find(fakesqs.key("orders")) is not None
 
 
 @pytest.mark.fakesqs(verify_signatures=True, credentials=KEYS)
@@ -157,7 +158,7 @@ def test_with_signatures_verified_a_signed_reset_is_served(
     status, _ = post(fakesqs_server, "/_fakesqs/reset", headers=headers)
 
     assert status == 200
-    assert fakesqs.broker.find(fakesqs.key("orders")) is None
+    assert core_of(fakesqs).broker.find(fakesqs.key("orders")) is None
 
 
 @pytest.mark.fakesqs(verify_signatures=True, credentials=KEYS)
@@ -189,7 +190,7 @@ def test_a_misspelt_reset_is_not_a_reset(fakesqs: FakeSQS, fakesqs_server: FakeS
 
     assert status == 405  # under /_fakesqs/ the dashboard's pages take GET only
     assert answer["error"] == "POST is not allowed on /_fakesqs/rest; use GET"
-    assert fakesqs.broker.find(fakesqs.key("orders")) is not None
+    assert core_of(fakesqs).broker.find(fakesqs.key("orders")) is not None
 
 
 def test_nothing_is_lost_when_reset_and_sends_interleave_on_one_connection(
