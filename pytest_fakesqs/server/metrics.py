@@ -25,8 +25,8 @@ from typing import Any
 
 from ..engine import Queue
 from ..engine.settings import QueueKey
-from ..protocol import WireResponse
 from ..fake.core import Inspection
+from ..protocol import WireResponse
 from ..protocol.dispatch import CallRecord
 
 __all__ = ["CallCounts", "CallRecord", "QueueKey", "UrlKeys", "read_queues", "render"]
