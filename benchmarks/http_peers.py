@@ -3,6 +3,9 @@
     python -m venv .venv-peers && .venv-peers/bin/pip install 'moto[server]' ministack
     python benchmarks/http_peers.py                   # every peer found; results/http.md
     python benchmarks/http_peers.py --quick           # small sizes, a smoke run
+    python benchmarks/http_peers.py --repeat 5 --baseline /tmp/old-checkout
+                                                      # 5 interleaved rounds: medians and
+                                                      # quartiles; plus an older fakesqs
 
 Peers: `fakesqs serve` (this checkout), moto's `moto_server`, and MiniStack (a Python
 LocalStack replacement), each started as its own process on a free 127.0.0.1 port and stopped
@@ -50,6 +53,7 @@ class Peer:
     command: Callable[[Path, int], list[str] | None]  # None: not installed
     env: Callable[[int], dict[str, str]] = lambda port: {}
     ready_path: str = "/"
+    cwd: Path = ROOT
 
 
 def _found(venv: Path, name: str) -> str | None:
@@ -99,6 +103,7 @@ class Outcome:
     deep_ms: float | None = None
     depth: int = 0
     notes: list[str] = field(default_factory=list)
+    server_cpu_us: float | None = None  # the server process's CPU per message moved
 
 
 def free_port() -> int:
@@ -106,6 +111,16 @@ def free_port() -> int:
         probe.bind(("127.0.0.1", 0))
         port: int = probe.getsockname()[1]
         return port
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of a process and its children that ended (Linux' /proc)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    ticks = sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def client(endpoint: str, pool: int = 16) -> Any:
@@ -225,15 +240,21 @@ def run_peer(peer: Peer, args: argparse.Namespace, say: Callable[[str], None]) -
     env = {**os.environ, **peer.env(port)}
     for name in ("AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_SQS", "AWS_PROFILE"):
         env.pop(name, None)
+    if args.realtime:  # a shared machine: the server always gets the CPU it asks for
+        command = ["chrt", "--rr", "5", *command]
     process = subprocess.Popen(
-        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=ROOT
+        command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=peer.cwd
     )
     endpoint = f"http://127.0.0.1:{port}"
     outcome = Outcome(peer.name)
     try:
         wait_ready(endpoint + peer.ready_path, process)
         say(f"{peer.name}: throughput, {args.messages:,} messages")
+        cpu_before = process_cpu_seconds(process.pid)
         outcome.throughput, outcome.moved = throughput(endpoint, args.messages, args.max_seconds)
+        cpu_after = process_cpu_seconds(process.pid)
+        if cpu_before is not None and cpu_after is not None and outcome.moved:
+            outcome.server_cpu_us = (cpu_after - cpu_before) / outcome.moved * 1e6
         if outcome.moved < args.messages:
             outcome.notes.append(f"throughput: {outcome.moved:,} moved in the time cap")
         say(f"{peer.name}: latency, {args.sends} sends")
@@ -262,49 +283,91 @@ def _num(value: float | None, digits: int = 1) -> str:
     return "-" if value is None else f"{value:,.{digits}f}"
 
 
-def markdown(outcomes: list[Outcome], args: argparse.Namespace, command: str) -> str:
-    fake = next((o for o in outcomes if o.peer == "fakesqs serve"), outcomes[0])
+def _spread(values: list[float | None], digits: int) -> str:
+    """The median, with the quartiles when there are several rounds: `3,120 (3,050-3,190)`."""
+    present = sorted(v for v in values if v is not None)
+    if not present:
+        return "-"
+    if len(present) < 3:
+        return _num(statistics.median(present), digits)
+    low, _, high = statistics.quantiles(present, n=4, method="inclusive")
+    median = statistics.median(present)
+    return f"{_num(median, digits)} ({_num(low, digits)}-{_num(high, digits)})"
+
+
+def _median(values: list[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return statistics.median(present) if present else None
+
+
+def markdown(rounds: dict[str, list[Outcome]], args: argparse.Namespace, command: str) -> str:
+    names = list(rounds)
+    fake = rounds.get("fakesqs serve") or rounds[names[0]]
+    fake_throughput = _median([o.throughput for o in fake])
+    repeat = max(len(outcomes) for outcomes in rounds.values())
     lines = [
         "# `fakesqs serve` and its peers over HTTP",
         "",
         f"Python {platform.python_version()}, {platform.machine()}, {os.cpu_count()} cores "
         f"shared with other work (load average {args.load[0]:.1f} at the start, "
-        f"{args.load[1]:.1f} at the end); boto3 clients in one process. "
-        f"Reproduce: `{command}`.",
+        f"{args.load[1]:.1f} at the end); boto3 clients in one process; "
+        + ("servers under `chrt --rr 5`; " if getattr(args, "realtime", False) else "")
+        + f"{repeat} round{'s' if repeat != 1 else ''}, the peers interleaved in each"
+        + (": medians, quartiles in brackets" if repeat >= 3 else "")
+        + f". Reproduce: `{command}`.",
         "",
         f"**Throughput**: 4 producers + 4 consumers moving {args.messages:,} messages "
-        "(batches of 10).",
+        "(batches of 10); the server's own CPU time (user + system) per message moved.",
         f"**Latency**: {args.sends} single SendMessage calls from one client.",
         f"**Depth**: send + receive + delete of one message (median of {args.rounds}), "
         f"at depth ~0 and at depth {args.depth:,}.",
         "",
-        "| peer | messages/s | fakesqs is | send median (ms) | send p95 (ms) "
-        "| cycle at ~0 (ms) | cycle deep (ms) | deep / shallow |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|",
+        "| peer | messages/s | fakesqs / peer | server CPU per message (µs) | send median (ms) "
+        "| send p95 (ms) | cycle at ~0 (ms) | cycle deep (ms) | deep / shallow |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ]
-    for outcome in outcomes:
+    for name, outcomes in rounds.items():
+        throughput = _median([o.throughput for o in outcomes])
         ratio = (
             None
-            if outcome.throughput is None or fake.throughput is None or not outcome.throughput
-            else fake.throughput / outcome.throughput
+            if throughput is None or fake_throughput is None or not throughput
+            else fake_throughput / throughput
         )
-        slowdown = (
-            None
-            if outcome.deep_ms is None or not outcome.shallow_ms
-            else outcome.deep_ms / outcome.shallow_ms
-        )
+        slowdowns = [
+            None if o.deep_ms is None or not o.shallow_ms else o.deep_ms / o.shallow_ms
+            for o in outcomes
+        ]
+        depth = min(o.depth for o in outcomes)
+        relative = "1" if outcomes is fake else ("-" if ratio is None else f"{ratio:.2f}x")
         lines.append(
-            f"| {outcome.peer} | {_num(outcome.throughput, 0)} | "
-            f"{'1' if outcome is fake else ('-' if ratio is None else f'{ratio:.1f}x faster')} | "
-            f"{_num(outcome.send_median_ms, 2)} | {_num(outcome.send_p95_ms, 2)} | "
-            f"{_num(outcome.shallow_ms, 2)} | {_num(outcome.deep_ms, 2)} "
-            f"(depth {outcome.depth:,}) | {_num(slowdown, 2)}x |"
+            f"| {name} | {_spread([o.throughput for o in outcomes], 0)} | {relative} | "
+            f"{_spread([o.server_cpu_us for o in outcomes], 0)} | "
+            f"{_spread([o.send_median_ms for o in outcomes], 2)} | "
+            f"{_spread([o.send_p95_ms for o in outcomes], 2)} | "
+            f"{_spread([o.shallow_ms for o in outcomes], 2)} | "
+            f"{_spread([o.deep_ms for o in outcomes], 2)} (depth {depth:,}) | "
+            f"{_num(_median(slowdowns), 2)}x |"
         )
-    notes = [f"- {o.peer}: {note}" for o in outcomes for note in o.notes]
+    notes = list(
+        dict.fromkeys(
+            f"- {name}: {n}" for name, outs in rounds.items() for o in outs for n in o.notes
+        )
+    )
     if notes:
         lines += ["", "Notes:", *notes]
     lines.append("")
     return "\n".join(lines)
+
+
+def baseline_peer(checkout: Path) -> Peer:
+    """`fakesqs serve` from another checkout (an older version, say), run from its folder."""
+    return Peer(
+        f"fakesqs serve ({checkout.name})",
+        lambda venv, port: [sys.executable, "-m", "pytest_fakesqs", "serve", "--port", str(port)],
+        env=lambda port: {"PYTHONPATH": str(checkout)},
+        ready_path="/_fakesqs/health",
+        cwd=checkout,
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -317,6 +380,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-seconds", type=float, default=180.0, help="cap per workload")
     parser.add_argument("--peers-venv", type=Path, default=ROOT / ".venv-peers")
     parser.add_argument("--only", action="append", default=[], help="peer names to run")
+    parser.add_argument("--repeat", type=int, default=1, help="interleaved rounds of every peer")
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        action="append",
+        default=[],
+        help="also run `fakesqs serve` from this checkout (repeatable)",
+    )
+    parser.add_argument(
+        "--realtime",
+        action="store_true",
+        help="run each server under `chrt --rr 5` (Linux, root): on a machine busy with other "
+        "work, CPU shares are per thread, so a one-thread server gets less of it than a "
+        "thread-per-connection one; this takes that out of the comparison",
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     args.messages = args.messages or (1_000 if args.quick else 20_000)
@@ -329,20 +407,23 @@ def main(argv: list[str] | None = None) -> int:
     def say(text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
-    outcomes = []
+    peers = PEERS[:1] + [baseline_peer(path.resolve()) for path in args.baseline] + PEERS[1:]
+    rounds: dict[str, list[Outcome]] = {}
     start_load = os.getloadavg()[0]
-    for peer in PEERS:
-        if args.only and peer.name not in args.only:
-            continue
-        outcome = run_peer(peer, args, say)
-        if outcome is not None:
-            outcomes.append(outcome)
-            say(f"{peer.name}: {outcome}")
+    for number in range(args.repeat):
+        for peer in peers:
+            if args.only and peer.name not in args.only:
+                continue
+            say(f"round {number + 1} of {args.repeat}")
+            outcome = run_peer(peer, args, say)
+            if outcome is not None:
+                rounds.setdefault(peer.name, []).append(outcome)
+                say(f"{peer.name}: {outcome}")
     args.load = (start_load, os.getloadavg()[0])
     command = " ".join(
         ["python benchmarks/http_peers.py", *(argv if argv is not None else sys.argv[1:])]
     )
-    out.write_text(markdown(outcomes, args, command), encoding="utf-8")
+    out.write_text(markdown(rounds, args, command), encoding="utf-8")
     say(f"written to {out}")
     return 0
 

@@ -143,6 +143,7 @@ class Broker:
             fifo = queue.settings.fifo
             queue_delay = queue.settings.delay
             new_message_id = self.new_message_id
+            delayed_any = False
             for outgoing in outgoings:
                 if fifo and outgoing.dedup_id is not None:
                     original = queue.find_duplicate(outgoing.group_id, outgoing.dedup_id, now)
@@ -162,12 +163,16 @@ class Broker:
                 )
                 message.body_digest = outgoing.body_digest
                 delay = queue_delay if outgoing.delay is None else outgoing.delay
+                delayed_any = delayed_any or delay > 0
                 queue.enqueue(message, delay, now)
                 if fifo and outgoing.dedup_id is not None:
                     queue.remember_dedup(message, now)
                 results.append(message)
             if queue.pollers:  # waking nobody still costs a Condition round-trip per send
-                queue.condition.notify_all()
+                if delayed_any:  # every poll re-reads its next event: a delay may end first
+                    queue.condition.notify_all()
+                else:  # one poll per message: the others would only find the queue empty
+                    queue.condition.notify(len(results) - len(duplicate_at))
         fresh = (
             [m for i, m in enumerate(results) if i not in duplicate_at] if duplicate_at else results
         )
@@ -241,6 +246,10 @@ class Broker:
                         queue, deadline, _earliest(queue.schedule.next_visible_at(), next_move)
                     )
                 )
+                if not keep_polling and queue.pollers and queue.visible:
+                    # This poll leaves messages behind (it took its fill, or gave up after a
+                    # send woke it): pass the wake-up on, so no visible message waits unseen.
+                    queue.condition.notify()
             if moved and dead_letter_queue is not None:
                 self._dead_letter(queue, dead_letter_queue, moved)
             if deliveries or not (keep_polling or (moved and now < deadline)):
@@ -292,7 +301,8 @@ class Broker:
                 return False
         queue.pollers += 1
         try:
-            return self.clock.wait(queue.condition, deadline, next_event) and not (
+            block = None if token is None else token.block
+            return self.clock.wait(queue.condition, deadline, next_event, block) and not (
                 token is not None and token.cancelled
             )
         finally:

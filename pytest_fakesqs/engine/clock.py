@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
@@ -18,6 +18,14 @@ DEFAULT_START = datetime(2024, 1, 1, tzinfo=UTC)
 DEFAULT_AUTOJUMP_THRESHOLD = 0.05
 # How long a system-clock long poll waits in real time before checking whether time moves at all.
 SYSTEM_WAIT_SLICE = 0.05
+
+# How a long poll really waits: (condition, seconds) -> notified; see cancellation.Cancellation.
+Block = Callable[[threading.Condition, float], bool]
+
+
+def _condition_wait(condition: threading.Condition, seconds: float) -> bool:
+    return condition.wait(seconds)
+
 
 # A thread serving a call for another (aiobotocore's offloaded long poll) counts as that one.
 _serving_for = threading.local()
@@ -150,17 +158,23 @@ class Clock:
         return self.now()
 
     def wait(
-        self, condition: threading.Condition, deadline: float, next_event: float | None
+        self,
+        condition: threading.Condition,
+        deadline: float,
+        next_event: float | None,
+        block: Block | None = None,
     ) -> bool:
-        """Called by a long poll with nothing to return, holding `condition`'s lock.
+        """Called by a long poll with nothing to return, holding `condition`'s lock. Real
+        waiting is `block(condition, seconds)` (True: notified), `condition.wait` by default.
 
         Returns False when the poll should give up (its deadline passed and time cannot move).
         """
+        block = block or _condition_wait
         target = deadline if next_event is None else min(deadline, next_event)
         if (
             self.is_virtual
             and self.waits_before_jumping()
-            and condition.wait(self.autojump_threshold)
+            and block(condition, self.autojump_threshold)
         ):
             return True  # woken by a send in another thread
         if self.is_virtual:
@@ -169,13 +183,15 @@ class Clock:
             return True
         before = self.now()
         if self.mode == "system":
-            return self._wait_system(condition, target - before, before)
-        condition.wait(max(0.0, target - before))
+            return self._wait_system(condition, target - before, before, block)
+        block(condition, max(0.0, target - before))
         return True  # the wall clock moved (or a send woke us): the poll re-checks its deadline
 
-    def _wait_system(self, condition: threading.Condition, remaining: float, before: float) -> bool:
+    def _wait_system(
+        self, condition: threading.Condition, remaining: float, before: float, block: Block
+    ) -> bool:
         # freezegun / time-machine may hold time.time() still: wait a short real slice, then
         # give up if time did not move at all, since no amount of real waiting reaches the deadline.
-        if condition.wait(min(max(0.0, remaining), SYSTEM_WAIT_SLICE)):
+        if block(condition, min(max(0.0, remaining), SYSTEM_WAIT_SLICE)):
             return True  # woken by a send in another thread
         return self.now() > before

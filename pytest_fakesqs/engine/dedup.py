@@ -46,6 +46,10 @@ class DedupWindow:
             heapq.heappop(expiry)
         return None
 
+    def live(self, now: float) -> list[tuple[DedupKey, Message, float]]:
+        """Every id still remembered at `now`: (key, its message, when it is forgotten)."""
+        return [(key, m, until) for key, (m, until) in self._entries.items() if until > now]
+
     def clear(self) -> None:
         self._entries.clear()
         self._expiry.clear()

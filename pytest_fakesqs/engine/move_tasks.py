@@ -149,6 +149,18 @@ class MoveTaskRunner:
             self._run(task, now)
             return task
 
+    def running(self) -> list[MoveTask]:
+        """The tasks still moving messages (after catching up with the clock)."""
+        with self._lock:
+            self.catch_up(self._broker.clock.now())
+            return [task for task in self._active if task.status is MoveStatus.RUNNING]
+
+    def adopt(self, task: MoveTask) -> None:
+        """Run on a task begun elsewhere (a saved state restored): it moves from where it was."""
+        with self._lock:
+            self._tasks[task.task_id] = task
+            self._active.append(task)
+
     def cancel(self, task_id: str) -> MoveTask:
         """The task reads CANCELLING, goes on moving for CANCEL_TAKES seconds, then stops and
         reads CANCELLED."""

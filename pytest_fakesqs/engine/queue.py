@@ -12,6 +12,7 @@ import threading
 from collections.abc import Callable, Iterator
 
 from . import injected
+from .cancellation import PollCondition
 from .clock import Clock
 from .errors import (
     MalformedReceiptHandle,
@@ -43,7 +44,7 @@ class Queue:
         self.clock = clock
         self.created_at = clock.now()
         self.lock = threading.Lock()
-        self.condition = threading.Condition(self.lock)
+        self.condition = PollCondition(self.lock)
         self.store = SlotStore()
         self.groups = GroupIndex() if settings.fifo else None
         self.schedule = Schedule(settings.retention)

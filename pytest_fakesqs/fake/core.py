@@ -8,9 +8,10 @@ import dataclasses
 from collections.abc import Callable
 from typing import Any
 
-from ..api import SqsService
+from ..api import RequestContext, SqsService
 from ..api.principals import Identities
 from ..engine import Broker, Clock, Delivery, Message, Queue, QueueKey, State
+from ..engine.move_tasks import MoveTaskRunner
 from ..protocol import WireHandler, WireRequest
 from ..protocol.sigv4 import SignatureVerifier
 from ..transport.moto_identity import issued_principal
@@ -147,6 +148,35 @@ class Inspection:
         core = self._core()
         return core.service.addressing.key_from_url(core.handler.context(request, "query"), url)
 
+    def key_in(self, ctx: RequestContext, url: str) -> QueueKey | None:
+        """The queue a URL names for a caller in `ctx` (a call record's context)."""
+        return self._core().service.addressing.key_from_url(ctx, url)
+
     def render_delivery(self, delivery: Delivery) -> dict[str, Any]:
         """A message as ReceiveMessage renders it, with every attribute."""
         return self._core().service.render_delivery(delivery, {"All"}, ["All"])
+
+
+class ServerAccess(Inspection):
+    """What `fakesqs serve` changes of a fake beyond what Inspection reads: for its state file,
+    the SQS calls that describe and re-create queues, the clock (a frozen one is restored to the
+    moment saved) and the move tasks; for a reset, deleting the queues of the engine it is
+    about to drop (their waiting long polls answer at once)."""
+
+    def call(self, action: str, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
+        """An SQS call made as the fake's own helper (no call record, no listener hears it)."""
+        return self._core().service.call(action, params, ctx)
+
+    def queue_url_in(self, ctx: RequestContext, queue: Queue) -> str:
+        return self._core().service.queue_url(ctx, queue)
+
+    @property
+    def clock(self) -> Clock:
+        return self._core().clock
+
+    @property
+    def move_tasks(self) -> MoveTaskRunner:
+        return self._core().broker.move_tasks
+
+    def delete_queue(self, queue: Queue) -> None:
+        self._core().broker.delete_queue(queue.key)

@@ -13,7 +13,7 @@ from ..api import RequestContext
 from ..engine import Queue
 from ..engine.settings import QueueKey
 from ..transport.inprocess import activate, deactivate
-from .core import FakeCore, Inspection
+from .core import FakeCore, Inspection, ServerAccess
 from .dead_letters import DeadLetterQuery, Matcher
 from .declare import declare_queues
 from .idle import (
@@ -312,6 +312,11 @@ def new_fake(options: Options) -> FakeSQS:
 def inspection(fake: FakeSQS) -> Inspection:
     """What the report, the pictures and the server read of `fake` (see core.Inspection)."""
     return Inspection(lambda: fake._core)
+
+
+def server_access(fake: FakeSQS) -> ServerAccess:
+    """What `fakesqs serve` changes of `fake`: its state file, its reset (core.ServerAccess)."""
+    return ServerAccess(lambda: fake._core)
 
 
 def core_of(fake: FakeSQS) -> FakeCore:

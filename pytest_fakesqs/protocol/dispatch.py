@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import contextvars
 import dataclasses
 import re
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -18,6 +18,12 @@ from .base import DecodedRequest, WireRequest, WireResponse
 
 _CREDENTIAL = re.compile(r"Credential=([^/,\s]+)/\d{8}/([^/,\s]+)/")
 _MAX_CACHED_CONTEXTS = 256
+# The call being served, per caller: a thread, or one of an event loop's requests (a context
+# variable, not a thread-local, since many requests share the loop's thread). Module-level, as
+# context variables should be; the handler in it says whose call it is.
+_serving: contextvars.ContextVar[tuple[WireHandler, CallRecord] | None] = contextvars.ContextVar(
+    "fakesqs_current_call", default=None
+)
 
 
 @dataclass(slots=True)
@@ -70,7 +76,6 @@ class WireHandler:
         self.ymq_json = ymq_json
         self.listeners: list[CallListener] = []
         self.interceptors: list[CallInterceptor] = []
-        self._local = threading.local()
         # Checks who sent a request (SigV4 verification); raises SqsError to refuse it.
         self.authenticate = authenticate
         self._contexts: dict[tuple[str, str, str, str, str], RequestContext] = {}
@@ -79,8 +84,8 @@ class WireHandler:
 
     def current_call(self) -> CallRecord | None:
         """The call being served on this thread, so engine-side faults can be attributed."""
-        record: CallRecord | None = getattr(self._local, "record", None)
-        return record
+        serving = _serving.get()
+        return serving[1] if serving is not None and serving[0] is self else None
 
     def context(self, request: WireRequest, protocol: str) -> RequestContext:
         ctx = self._shared_context(request, protocol)
@@ -131,7 +136,6 @@ class WireHandler:
         is_json = protocol == "json"
         ctx = self.context(request, protocol)
         record: CallRecord | None = None
-        local = self._local
         try:
             decoded = json10.decode(request) if is_json else query.decode(request)
             record = CallRecord(
@@ -141,7 +145,7 @@ class WireHandler:
                 self.service.broker.clock.now(),
                 context=ctx,
             )
-            local.record = record
+            _serving.set((self, record))
             if self.authenticate is not None and not request.from_aws_service:
                 self.authenticate(request)
             for interceptor in self.interceptors:
@@ -166,7 +170,7 @@ class WireHandler:
             if record is not None:
                 record.error = internal
             response = self._encode_error(internal, protocol)
-        local.record = None
+        _serving.set(None)
         if record is not None:
             for listener in self.listeners:
                 listener(record)

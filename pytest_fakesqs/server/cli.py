@@ -10,14 +10,15 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
 from ..fake.facade import FakeSQS, inspection, new_fake
 from ..fake.options import FLAVORS, make_options
 from ..fake.text import nearest, plural
-from ..transport.connections import HttpLimits
-from . import manual
+from ..transport.connections import HttpLimits, raise_open_files_limit
+from . import manual, state
 from .server import FakeSQSServer
 
 DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their tools at
@@ -25,8 +26,19 @@ DEFAULT_PORT = 9324  # ElasticMQ's port, the one SQS users already point their t
 DEFAULT_HISTORY_LIMIT = 10_000
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is the one line of usage and the error, with where to find
+    the rest: `serve` has some 30 options, and a full usage would bury the line that matters."""
+
+    def error(self, message: str) -> NoReturn:
+        usage = self.format_usage().strip()
+        if "\n" in usage:
+            usage = f"usage: {self.prog} [options]  (`{self.prog} --help` lists them)"
+        self.exit(2, f"{usage}\n{self.prog}: error: {message}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="fakesqs", description="A fake Amazon SQS / Yandex Message Queue endpoint."
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -73,6 +85,12 @@ def build_parser() -> argparse.ArgumentParser:
         default="real",
         help="real: wall clock, long polls wait (default); frozen: time stands still",
     )
+    serve.add_argument(
+        "--state",
+        metavar="PATH",
+        help="keep queues and messages in this file: restored at start, saved at least once "
+        "a second while they change and at shutdown (see `fakesqs docs docker-compose`)",
+    )
     serve.add_argument("--log-requests", action="store_true", help="one line per request")
     serve.add_argument(
         "--history-limit",
@@ -87,7 +105,8 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=HttpLimits().max_connections,
         metavar="N",
-        help="connections served at once; more get 503 (default %(default)s)",
+        help="connections held at once (a socket each, no thread); more get 503 "
+        "(default %(default)s, lowered to what the open-files limit allows)",
     )
     for flag, name, what in (
         ("--idle-timeout", "idle_timeout", "a kept-alive connection with no request coming"),
@@ -244,13 +263,31 @@ def with_flags(limits: HttpLimits, args: argparse.Namespace) -> HttpLimits:
 
 
 def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    raise_open_files_limit()  # a socket per connection: as many as the hard limit allows
     fake = make_fake(args, parser)
+    keeper: state.StateKeeper | None = None
+    restored = ""
+    if args.state:  # restored before the port is even bound: no client sees it half-done
+        try:
+            keeper, restored = _restore_state(fake, Path(args.state))
+        except state.StateFileError as error:
+            fake.stop()
+            sys.stderr.write(f"fakesqs: cannot start: {error}\n")
+            return 1
     log = _print if args.log_requests else None
     try:
         server = FakeSQSServer(fake, host=args.host, port=args.port, request_log=log)
         server.http.limits = with_flags(server.http.limits, args)
     except OSError as error:
         parser.error(f"cannot listen on {args.host}:{args.port}: {error.strerror or error}")
+    if keeper is not None:
+        watched = keeper
+        server.after_reset.append(watched.renewed)
+        # Purges and resets through the server's own endpoints change the state too.
+        server.http.observers.append(
+            lambda request, _response: watched.changed() if request.method != "GET" else None
+        )
+        keeper.start()
     stopping = threading.Event()
 
     def request_stop(signum: int, _frame: object) -> None:
@@ -274,15 +311,35 @@ def serve(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             )
         if options.enforce_policies:
             startup.append("fakesqs: enforcing queue policies (docs/policies.md)")
+        if restored:
+            startup.append(f"fakesqs: state in {args.state} ({restored})")
         seen = inspection(fake)
         for queue in sorted(seen.queues(), key=lambda q: q.name):
             startup.append(f"fakesqs: queue {queue.name}: {seen.url(queue, base_url=here)}")
         _print("\n".join(startup))  # one write: a client may start as soon as it sees the banner
         while not stopping.wait(0.5):  # a bounded wait keeps signals prompt everywhere
             pass
+    if keeper is not None:
+        keeper.stop()  # the last save, after the last request was answered
     _print(f"fakesqs: stopped after {plural(server.requests_served, 'request')}")
     fake.stop()
     return 0
+
+
+def _restore_state(fake: FakeSQS, path: Path) -> tuple[state.StateKeeper, str]:
+    """The fake as `path` left it (nothing, if there is no such file yet), and its keeper;
+    a first save at once proves the file can be written, before anyone relies on it."""
+    document = state.load(path)
+    messages = 0 if document is None else state.restore(fake, document, path)
+    keeper = state.StateKeeper(fake, path)
+    try:
+        state.save(path, state.snapshot(fake))
+    except OSError as error:
+        raise state.StateFileError(path, f"cannot be written ({error})") from None
+    if document is None:
+        return keeper, "a new file"
+    queues = len(document.get("queues", []))
+    return keeper, f"restored {plural(queues, 'queue')}, {plural(messages, 'message')}"
 
 
 _output_lock = threading.Lock()

@@ -1,19 +1,27 @@
-"""A `FakeSQS` served over real HTTP on 127.0.0.1, for clients in other processes."""
+"""A `FakeSQS` served over real HTTP on 127.0.0.1, for clients in other processes.
+
+This is the one place the server reaches into the façade (its handler, broker and service):
+the HTTP transport takes the handler, metrics and reset the engine behind it.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..api.limits import LIMITS
-from ..fake.facade import FakeSQS, inspection
+from ..fake.facade import FakeSQS, inspection, server_access
 from ..protocol import WireRequest, WireResponse
+from ..transport import inprocess
 from ..transport.connections import HttpLimits
-from ..transport.http import RequestLog, SqsHttpServer
 from ..transport.routes import Route, json_response
+from . import metrics
 from .endpoints import routes
+
+if TYPE_CHECKING:
+    from ..transport.http import RequestLog
 
 # The largest valid request: a batch of the flavor's largest payload, each byte of which the
 # query protocol's percent-encoding (or JSON's \u escapes) may triple, plus the parameters.
@@ -40,6 +48,10 @@ class FakeSQSServer:
         request_log: RequestLog | None = None,
         limits: HttpLimits | None = None,
     ) -> None:
+        # The event loop's libraries (httptools, greenlet) load when a server is made, not when
+        # this module is imported (for a type hint, say).
+        from ..transport.http import SqsHttpServer
+
         self.fake = fake
         largest = LIMITS[fake.options.flavor].max_batch_bytes * _ENCODING_GROWTH + _PARAMETER_ROOM
         self.http = SqsHttpServer(
@@ -49,9 +61,42 @@ class FakeSQSServer:
             request_log=request_log,
             limits=limits or dataclasses.replace(HttpLimits(), max_request_bytes=largest),
         )
-        self.http.routes.extend(routes(fake, lambda: self.http.requests_served))
+        self.access = server_access(fake)
+        self.counts = metrics.CallCounts(metrics.UrlKeys(self._queue_key))
+        self.access.handler.listeners.append(self.counts.heard)
+        self.http.routes.extend(
+            routes(fake, lambda: self.http.requests_served, self.reset, self.scrape)
+        )
         self.http.routes.append(Route("/_fakesqs", ("GET",), self._dashboard_page, subpaths=True))
         self._dashboard: Callable[[str], WireResponse | None] | None = None
+        self.after_reset: list[Callable[[], None]] = []  # e.g. the state file re-listening
+
+    def _queue_key(self, record: metrics.CallRecord, url: str) -> metrics.QueueKey | None:
+        assert record.context is not None
+        return self.access.key_in(record.context, url)
+
+    def scrape(self) -> WireResponse:
+        """`GET /metrics`: every queue's gauges and counters in Prometheus' text format."""
+        return metrics.render(metrics.read_queues(self.access), self.counts)
+
+    def reset(self) -> int:
+        """`POST /_fakesqs/reset`: every queue, message and call forgotten, as at a fresh start
+        (options and declared queues as configured; the server's own request count goes on).
+        Long polls waiting on the old queues end at once, empty."""
+        fake, access = self.fake, self.access
+        for queue in access.queues():
+            access.delete_queue(queue)  # wakes their long polls, which answer empty
+        serving_in_process = inprocess.current_handler() is access.handler
+        fake.stop()
+        fake.renew()
+        fake.start(in_process=serving_in_process)
+        self.http.handler = access.handler  # the view reads the renewed fake
+        self.counts.forget_queues()
+        access.handler.listeners.append(self.counts.heard)
+        self._dashboard = None
+        for hook in self.after_reset:
+            hook()
+        return len(access.queues())
 
     def _dashboard_page(self, request: WireRequest) -> WireResponse:
         """`GET /_fakesqs/...`: the read-only dashboard (see pictures.dashboard)."""

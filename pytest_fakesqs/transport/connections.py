@@ -1,26 +1,25 @@
-"""What keeps the HTTP server alive under bad clients: read deadlines, a connection cap, and
-noticing a client that hung up during a long poll.
+"""What bounds a client of the HTTP server, and the bytes it is answered with.
 
-- `DeadlineReader` gives every phase of a request (waiting for it, its headers, its body) one
-  deadline for the whole phase, so a client trickling a byte a second cannot hold a thread.
-- `reject()` answers a connection beyond the cap from the accepting thread, without reading it.
-- `DisconnectWatcher` is one thread watching the sockets whose request waits (a long poll):
-  when one reads end-of-file, the poll's `Cancellation` is cancelled and its thread freed.
+`HttpLimits` is every bound in one object: a deadline per phase of a request (waiting for it,
+its headers, its body; a trickle of a byte a second does not extend one), the writing of an
+answer, the connections held at once, the largest request. The rest is how answers and
+refusals look on the wire: written here once, as bytes, since every request pays for them.
 """
 
 from __future__ import annotations
 
-import contextlib
-import selectors
-import socket
-import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from http import HTTPStatus
 
-from ..engine.cancellation import Cancellation
+from ..protocol import WireResponse
 
 MAX_HEADER_BYTES = 64 * 1024  # request line plus headers; SDKs send a few hundred bytes
+MAX_HEADERS = 100  # http.server's bound, kept
+MAX_PIPELINED = 8  # requests read ahead of the one being answered; then reading pauses
+SERVER_NAME = "pytest-fakesqs"
+# Never a socket of its own beyond this: past it, the open-files limit would refuse accepts.
+FILES_HELD_BACK = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,108 +30,97 @@ class HttpLimits:
     header_timeout: float | None = 10.0  # from a request's first byte to its last header
     body_timeout: float | None = 30.0  # to read a body once its headers are in
     write_timeout: float | None = 30.0  # to hand an answer to a client that does not read
-    max_connections: int = 256  # connection threads; one more gets 503 and is closed
+    # Connections held at once (each costs a socket and a few KiB, never a thread); one more
+    # is answered 503 and closed. The open-files limit may lower it (see effective_max...).
+    max_connections: int = 10_000
     max_request_bytes: int = 3 * 1_048_576 + 64 * 1024  # see the server's limits
 
 
-class DeadlineReader(socket.SocketIO):
-    """A socket's raw reader that refuses to read past `deadline` (time.monotonic())."""
-
-    def __init__(self, sock: socket.socket) -> None:
-        super().__init__(sock, "rb")
-        self.sock = sock
-        self.deadline: float | None = None
-
-    def readinto(self, buffer: Any) -> int | None:
-        deadline = self.deadline
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError("client too slow")
-            self.sock.settimeout(remaining)
-        return super().readinto(buffer)
+def effective_max_connections(limits: HttpLimits, open_files_limit: int | None) -> int:
+    """The cap in force: `max_connections`, or fewer when the process may not open that many
+    files (a connection past it would fail to be accepted instead of being told 503)."""
+    if open_files_limit is None or open_files_limit <= 0:
+        return limits.max_connections
+    return max(1, min(limits.max_connections, open_files_limit - FILES_HELD_BACK))
 
 
-def expire_in(reader: DeadlineReader, seconds: float | None) -> None:
-    reader.deadline = None if seconds is None else time.monotonic() + seconds
-    if seconds is None:
-        reader.sock.settimeout(None)
+def open_files_limit() -> int | None:
+    """This process's soft limit on open files (None where there is no such limit)."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    return None if soft == resource.RLIM_INFINITY else soft
 
 
-_BUSY = (
-    b"HTTP/1.1 503 Service Unavailable\r\n"
-    b"Content-Type: text/plain; charset=utf-8\r\nRetry-After: 1\r\nConnection: close\r\n"
-    b"Content-Length: 49\r\n\r\nfakesqs: too many connections; retry in a moment\n"
-)
+def raise_open_files_limit() -> tuple[int, int] | None:
+    """Raise the soft open-files limit to the hard one; (before, after), None if unchanged."""
+    try:
+        import resource
+    except ImportError:  # pragma: no cover - Windows
+        return None
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == hard or soft == resource.RLIM_INFINITY:
+        return None
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    except (ValueError, OSError):  # pragma: no cover - e.g. macOS caps it below "unlimited"
+        return None
+    return soft, hard
 
 
-def reject(connection: socket.socket) -> None:
-    """Answer 503 and close, never blocking the accepting thread: what the client already sent
-    is drained (so closing does not reset the answer away), nothing more is waited for."""
-    with contextlib.suppress(OSError):
-        connection.setblocking(False)
-        with contextlib.suppress(BlockingIOError):
-            while connection.recv(65536):
-                pass
-        connection.send(_BUSY)
-        connection.shutdown(socket.SHUT_WR)
-    with contextlib.suppress(OSError):
-        connection.close()
+_STATUS_LINES = {
+    status.value: f"HTTP/1.1 {status.value} {status.phrase}\r\n".encode("ascii")
+    for status in HTTPStatus
+}
+_date_cache: tuple[int, bytes] = (0, b"")
 
 
-class DisconnectWatcher:
-    """One thread that cancels a waiting request as soon as its client closes the connection."""
+def _date_header() -> bytes:
+    """`Date: ...` of this second (formatted once a second, not once a request)."""
+    global _date_cache
+    second = int(time.time())
+    if _date_cache[0] != second:
+        stamp = time.strftime("%a, %d %b %Y %H:%M:%S GMT", time.gmtime(second))
+        _date_cache = (second, f"Server: {SERVER_NAME}\r\nDate: {stamp}\r\n".encode("ascii"))
+    return _date_cache[1]
 
-    def __init__(self) -> None:
-        self._selector = selectors.DefaultSelector()
-        self._lock = threading.Lock()
-        self._wake_read, self._wake_write = socket.socketpair()
-        self._wake_read.setblocking(False)
-        self._selector.register(self._wake_read, selectors.EVENT_READ, None)
-        self._stopped = False
-        self._thread = threading.Thread(target=self._run, name="fakesqs-hangups", daemon=True)
-        self._thread.start()
 
-    def watch(self, connection: socket.socket, token: Cancellation) -> None:
-        with self._lock:
-            if self._stopped:
-                return
-            with contextlib.suppress(KeyError, ValueError, OSError):
-                self._selector.register(connection, selectors.EVENT_READ, token)
+def status_line(status: int) -> bytes:
+    return _STATUS_LINES.get(status) or f"HTTP/1.1 {status} Unknown\r\n".encode("ascii")
 
-    def forget(self, connection: socket.socket) -> None:
-        with self._lock, contextlib.suppress(KeyError, ValueError, OSError):
-            self._selector.unregister(connection)
 
-    def stop(self) -> None:
-        with self._lock:
-            self._stopped = True
-        with contextlib.suppress(OSError):
-            self._wake_write.send(b"x")
-        self._thread.join(timeout=5)
-        self._selector.close()
-        self._wake_read.close()
-        self._wake_write.close()
+def encode_response(response: WireResponse, *, close: bool) -> bytes:
+    """The whole answer on the wire: status line, headers, Content-Length, body."""
+    head = [status_line(response.status), _date_header()]
+    for name, value in response.headers.items():
+        head.append(f"{name}: {value}\r\n".encode("latin-1", "replace"))
+    if close:
+        head.append(b"Connection: close\r\n")
+    head.append(b"Content-Length: %d\r\n\r\n" % len(response.body))
+    head.append(response.body)
+    return b"".join(head)
 
-    def _run(self) -> None:
-        while True:
-            with self._lock:
-                if self._stopped:
-                    return
-            for key, _events in self._selector.select(timeout=1.0):
-                if key.data is None:
-                    with contextlib.suppress(OSError):
-                        self._wake_read.recv(64)
-                    continue
-                connection: socket.socket = key.fileobj  # type: ignore[assignment]
-                # Readable while a request is being answered: end-of-file (the client left),
-                # an error, or a pipelined next request; only the first two cancel.
-                try:
-                    gone = connection.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) == b""
-                except BlockingIOError:
-                    continue
-                except OSError:
-                    gone = True
-                self.forget(connection)
-                if gone:
-                    key.data.cancel()
+
+def refusal(status: int, reason: str, *, extra_headers: str = "") -> bytes:
+    """A one-line plain-text answer to a request the server will not serve; it closes."""
+    body = f"fakesqs: {reason}\n".encode()
+    return (
+        status_line(status)
+        + _date_header()
+        + b"Content-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
+        + extra_headers.encode("ascii")
+        + b"Content-Length: %d\r\n\r\n" % len(body)
+        + body
+    )
+
+
+def busy() -> bytes:
+    """The answer to a connection beyond the cap, which is then closed unread."""
+    return refusal(
+        503, "too many connections; retry in a moment", extra_headers="Retry-After: 1\r\n"
+    )
+
+
+CONTINUE = b"HTTP/1.1 100 Continue\r\n\r\n"

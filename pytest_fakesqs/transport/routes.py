@@ -16,6 +16,8 @@ from ..protocol import WireRequest, WireResponse
 Endpoint = Callable[[WireRequest], WireResponse]
 # Paths under these are never SQS: a query-protocol queue URL's path starts with an account id.
 RESERVED_PREFIXES = ("/_fakesqs/", "/_aws/")
+# Nor these: one segment, never /<account>/<queue> (/metrics is where Prometheus looks).
+RESERVED_PATHS = frozenset({"/_fakesqs", "/_aws", "/metrics"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,7 @@ class Route:
 
 
 def is_reserved(path: str) -> bool:
-    return path.startswith(RESERVED_PREFIXES) or path in ("/_fakesqs", "/_aws")
+    return path in RESERVED_PATHS or path.startswith(RESERVED_PREFIXES)
 
 
 def dispatch(routes: Sequence[Route], request: WireRequest, path: str) -> WireResponse:
@@ -41,8 +43,12 @@ def dispatch(routes: Sequence[Route], request: WireRequest, path: str) -> WireRe
     if not candidates:
         known = ", ".join(sorted({route.path for route in routes})) or "none"
         return json_response(404, {"error": f"no endpoint at {path}; endpoints: {known}"})
-    # An exact path wins over a parent's subpaths; then the longest path.
-    candidates.sort(key=lambda route: (route.path != path, -len(route.path)))
+    # An exact path wins over a parent's subpaths (and its methods are the ones that count:
+    # GET /_fakesqs/reset is a 405, not a dashboard page); then the longest path.
+    exact = [route for route in candidates if route.path == path]
+    if exact:
+        candidates = exact
+    candidates.sort(key=lambda route: -len(route.path))
     for route in candidates:
         if request.method in route.methods:
             return route.endpoint(request)

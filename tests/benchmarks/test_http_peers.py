@@ -52,9 +52,28 @@ def test_the_report_names_every_peer_and_a_missing_one_is_skipped(
         messages=10, sends=5, rounds=3, depth=50, peers_venv=tmp_path, load=(1.0, 2.0)
     )
 
-    text = peers.markdown([fake, other], args, "python benchmarks/http_peers.py")
+    text = peers.markdown(
+        {"fakesqs serve": [fake], "moto_server": [other]}, args, "python benchmarks/http_peers.py"
+    )
     missing = peers.Peer("nothing", lambda venv, port: None)
 
-    assert "| moto_server | 100 | 10.0x faster |" in text
+    assert "| moto_server | 100 | 10.00x | - |" in text  # fakesqs moves 10 times as many
     assert "- moto_server: capped" in text
     assert peers.run_peer(missing, args, lambda _text: None) is None
+
+
+def test_repeated_rounds_report_medians_and_quartiles(peers: ModuleType, tmp_path: Path) -> None:
+    rounds = {
+        "fakesqs serve": [
+            peers.Outcome("fakesqs serve", rate, 10, 1.0, 2.0, 3.0, 3.3, 50, server_cpu_us=90.0)
+            for rate in (900.0, 1000.0, 1100.0, 1200.0, 1300.0)
+        ]
+    }
+    args = argparse.Namespace(
+        messages=10, sends=5, rounds=3, depth=50, peers_venv=tmp_path, load=(1.0, 2.0)
+    )
+
+    text = peers.markdown(rounds, args, "python benchmarks/http_peers.py --repeat 5")
+
+    assert "| fakesqs serve | 1,100 (1,000-1,200) | 1 | 90 (90-90) |" in text
+    assert "5 rounds, the peers interleaved in each: medians, quartiles in brackets" in text

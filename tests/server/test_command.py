@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import signal
+import socket
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -209,6 +210,8 @@ def test_bad_arguments_are_refused_with_a_sentence(tmp_path: Path) -> None:
         (["serve", "--port", "-1"], "argument --port: port must be 0-65535"),
         (["serve", "--port", "http"], "argument --port: not a port number: 'http'"),
         (["serve", "--host", "bad..host", "--port", "0"], "cannot listen on bad..host:0"),
+        (["serve", "--max-connections", "many"], "argument --max-connections: invalid int"),
+        (["serve", "--idle-timeout", "soon"], "argument --idle-timeout: invalid float"),
     ],
 )
 def test_invalid_options_exit_with_usage_errors_of_serve(
@@ -219,9 +222,10 @@ def test_invalid_options_exit_with_usage_errors_of_serve(
 
     assert exited.value.code == 2
     err = capsys.readouterr().err
-    assert err.startswith("usage: fakesqs serve [-h]"), err
-    assert f"fakesqs serve: error: {message}" in err
-    assert "Traceback" not in err
+    # The usage line and the error: not serve's every option before the line that matters.
+    usage, error = err.splitlines()
+    assert usage == "usage: fakesqs serve [options]  (`fakesqs serve --help` lists them)"
+    assert error.startswith(f"fakesqs serve: error: {message}"), err
 
 
 def test_one_request_is_counted_in_the_singular(start: object) -> None:
@@ -264,3 +268,40 @@ def test_docs_refuses_an_unknown_page_and_suggests_one(capsys: pytest.CaptureFix
         "fakesqs docs: error: no page 'dead-leters'; did you mean dead-letters? "
         "(`fakesqs docs` lists them)"
     )
+
+
+def test_a_port_in_use_is_one_line_of_usage_and_the_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with socket.create_server(("127.0.0.1", 0)) as taken:
+        port = taken.getsockname()[1]
+        with pytest.raises(SystemExit) as exited:
+            main(["serve", "--port", str(port)])
+
+    assert exited.value.code == 2
+    usage, error = capsys.readouterr().err.splitlines()
+    assert usage.startswith("usage: fakesqs serve [options]")
+    assert (
+        error == f"fakesqs serve: error: cannot listen on 127.0.0.1:{port}: Address already in use"
+    )
+
+
+_LOW_SOFT_LIMIT = """
+import resource, sys
+_soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+resource.setrlimit(resource.RLIMIT_NOFILE, (min(256, hard), hard))
+from pytest_fakesqs.server.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/limits").exists(), reason="reads /proc (Linux)")
+def test_serve_raises_its_open_files_limit_to_the_hard_limit(start: object) -> None:
+    served = start(command=(PYTHON, "-c", _LOW_SOFT_LIMIT))  # type: ignore[operator]
+    limits = Path(f"/proc/{served.process.pid}/limits").read_text()  # type: ignore[attr-defined]
+    soft, hard = next(
+        line.split()[3:5] for line in limits.splitlines() if line.startswith("Max open files")
+    )
+
+    assert soft == hard
+    served.stop()  # type: ignore[attr-defined]

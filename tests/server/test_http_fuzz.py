@@ -8,6 +8,8 @@ number of examples, and the idle crowd is capped (2,000 sockets, well below the 
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 import socket
 from collections.abc import Iterator
 
@@ -154,3 +156,87 @@ def test_thousands_of_idle_sockets_neither_exhaust_nor_stall_the_server(
         opened.clear()
         with WellFormedClient(server) as fresh:
             assert fresh.list_queues() == []  # and new clients are served again
+
+
+# -- the event-loop server's own framing: pipelining, truncation, garbage between requests ------
+
+
+def _send_request(url: str, body: str) -> bytes:
+    document = json.dumps({"QueueUrl": url, "MessageBody": body}).encode()
+    return (
+        b"POST / HTTP/1.1\r\nHost: x\r\n"
+        + _JSON.replace(b"ListQueues", b"SendMessage")
+        + f"Content-Length: {len(document)}\r\n\r\n".encode()
+        + document
+    )
+
+
+def _statuses(answer: bytes) -> list[int]:
+    """The status of every answer in what one connection received, in order."""
+    return [int(status) for status in re.findall(rb"HTTP/1\.1 (\d{3}) ", answer)]
+
+
+@settings(
+    max_examples=40,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    count=st.integers(min_value=1, max_value=6),
+    cut=st.integers(min_value=1, max_value=400),
+    garbage=st.binary(min_size=1, max_size=64).filter(lambda b: not b.isspace()),
+    ending=st.sampled_from(["truncated", "garbage", "complete"]),
+)
+def test_pipelined_requests_then_a_bad_ending_lose_no_message(
+    fakesqs: FakeSQS,
+    server: FakeSQSServer,
+    count: int,
+    cut: int,
+    garbage: bytes,
+    ending: str,
+) -> None:
+    url = fakesqs.create_queue("fuzzed")
+    before = fakesqs.queue("fuzzed").backlog().count
+    requests = b"".join(_send_request(url, f"m{i}") for i in range(count))
+    tail = {
+        "truncated": _send_request(url, "cut")[:cut],  # the connection ends mid-request
+        "garbage": garbage + _send_request(url, "after garbage"),
+        "complete": b"",
+    }[ending]
+    with closing_all() as sockets, WellFormedClient(server) as client:
+        answer = _send(server, sockets, requests + tail)
+
+        statuses = _statuses(answer)
+        # Every whole request before the bad ending was answered 200, in order, and stored.
+        assert statuses[:count] == [200] * count, answer[:300]
+        assert all(status < 500 for status in statuses), answer[-300:]
+        stored = fakesqs.queue("fuzzed").backlog().count - before
+        # A cut that kept the whole request is a whole request; garbage stops all that follows.
+        extra = 1 if ending == "truncated" and cut >= len(_send_request(url, "cut")) else 0
+        assert stored == count + extra
+        assert client.list_queues()  # and the server serves on
+
+
+def test_garbage_after_a_request_is_refused_once_the_request_is_answered(
+    fakesqs: FakeSQS, server: FakeSQSServer, opened: list[socket.socket]
+) -> None:
+    url = fakesqs.create_queue("orders")
+
+    answer = _send(server, opened, _send_request(url, "kept") + b"\x16\x03\x01 not http\r\n\r\n")
+
+    assert _statuses(answer) == [200, 400]
+    assert answer.endswith(b"\r\n\r\nfakesqs: malformed request (Invalid method encountered)\n")
+    assert fakesqs.queue("orders").bodies() == ["kept"]
+
+
+def test_a_request_cut_short_by_the_client_is_a_400_and_nothing_is_stored(
+    fakesqs: FakeSQS, server: FakeSQSServer, opened: list[socket.socket]
+) -> None:
+    url = fakesqs.create_queue("orders")
+    whole = _send_request(url, "never whole")
+
+    answer = _send(server, opened, whole[:-5])
+
+    assert _statuses(answer) == [400]
+    assert b"fakesqs: request cut short" in answer
+    assert fakesqs.queue("orders").bodies() == []

@@ -209,7 +209,7 @@ def test_serve_defaults_fit_a_long_running_server() -> None:
         server = FakeSQSServer(fake)
         assert fake.options.history_limit == 10_000
         assert server.http.limits.max_request_bytes >= 3 * 1_048_576
-        assert server.http.limits.max_connections == 256
+        assert server.http.limits.max_connections >= 10_000
         server.stop()
     finally:
         fake.stop()
