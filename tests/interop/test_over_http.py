@@ -39,7 +39,10 @@ def wait_for(done: Callable[[], object]) -> None:
         time.sleep(0.05)  # real-time: another process does the work
 
 
-@pytest.mark.fakesqs(queues={"jobs": {}, "results": {}})
+# Two worker processes poll one queue: on the frozen clock one's empty long polls jump time, past
+# the other's visibility timeout while it still runs a job on a loaded machine; an hour keeps the
+# job hidden for as long as any run takes.
+@pytest.mark.fakesqs(queues={"jobs": {"VisibilityTimeout": 3600}, "results": {}})
 def test_pyqs_worker_processes_run_tasks_through_aws_endpoint_url_sqs(
     fakesqs: FakeSQS, fakesqs_server: FakeSQSServer
 ) -> None:
