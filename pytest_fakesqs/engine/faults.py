@@ -16,30 +16,13 @@ import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar
+
+from .fault_options import StandardOrder, check_probability, check_standard_order
 
 if TYPE_CHECKING:
     from .message import Message
     from .settings import QueueKey
-
-StandardOrder = Literal["fifo", "shuffled"]
-STANDARD_ORDERS: tuple[StandardOrder, ...] = ("fifo", "shuffled")
-
-
-# -- the options' rules, shared by fake.options and FaultPlan ---------------------------------
-
-
-def check_probability(name: str, value: object) -> None:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
-        raise ValueError(f"{name} must be a probability between 0 and 1; got {value!r}")
-
-
-def check_standard_order(value: object) -> None:
-    if value not in STANDARD_ORDERS:
-        raise ValueError(
-            f"standard_order must be one of {', '.join(STANDARD_ORDERS)}; got {value!r}"
-        )
-
 
 # -- what fired -------------------------------------------------------------------------------
 

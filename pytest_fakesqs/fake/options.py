@@ -14,14 +14,16 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
-from ..engine.faults import StandardOrder, check_probability
+from ..engine.fault_options import StandardOrder, check_probability
 from .declare import creation_order
-from .fault_schedule import FaultSchedule
 from .text import nearest
+
+if TYPE_CHECKING:
+    from .fault_schedule import FaultSchedule
 
 FLAVORS: tuple[Flavor, ...] = typing.get_args(Flavor)
 YmqJson = Literal["accept", "reject"]
@@ -244,7 +246,7 @@ class Options:
     )
 
     def __post_init__(self) -> None:
-        if self.faults is not None and not isinstance(self.faults, FaultSchedule):
+        if self.faults is not None and not _is_schedule(self.faults):
             raise TypeError(
                 "faults must be a FaultSchedule (drawn by pytest_fakesqs.strategies."
                 f"fault_schedules(), or FaultSchedule(...)); got {self.faults!r}"
@@ -302,9 +304,17 @@ def _check_one_decider(options: Options) -> None:
         )
 
 
+def _is_schedule(value: object) -> bool:
+    from .fault_schedule import FaultSchedule  # the fault machinery: only once one is given
+
+    return isinstance(value, FaultSchedule)
+
+
 @functools.cache
 def option_types() -> dict[str, Any]:
-    return typing.get_type_hints(Options)
+    # `faults` is checked by _is_schedule, which imports FaultSchedule only when one is given:
+    # reading the options at every pytest start stays free of the fault machinery.
+    return typing.get_type_hints(Options, localns={"FaultSchedule": object})
 
 
 def option_help() -> dict[str, str]:
