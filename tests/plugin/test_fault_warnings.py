@@ -91,6 +91,7 @@ def test_one_message(fakesqs):
             "*= short test summary info =*",
         ]
     )
+    assert "During handling of the above exception" not in result.stdout.str()
 
 
 @pytest.mark.parametrize(
