@@ -140,8 +140,6 @@ def test_loading_the_plugin_imports_nothing_heavy() -> None:
         "import sys, pytest_fakesqs, pytest_fakesqs.plugin\n"
         "heavy = ('botocore', 'boto3', 'urllib3', 'hypothesis', 'pytest_fakesqs.fake.facade', "
         "'pytest_fakesqs.api.service', 'pytest_fakesqs.engine.broker', 'pytest_fakesqs.transport', "
-        "heavy = ('botocore', 'boto3', 'urllib3', 'hypothesis', 'pytest_fakesqs.fake.facade', "
-        "'pytest_fakesqs.api.service', 'pytest_fakesqs.engine.broker', 'pytest_fakesqs.transport', "
         "'greenlet', 'httptools', 'prometheus_client', "
         "'pytest_fakesqs.engine.faults', 'pytest_fakesqs.fake.fault_schedule')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
