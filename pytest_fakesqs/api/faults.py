@@ -26,6 +26,20 @@ INJECTABLE: dict[ErrorCode, ErrorText] = {
 }
 
 
+# The errors a fault schedule may inject: ones SQS returns that botocore retries in both its
+# retry modes (legacy: _retry.json's "sqs" RequestThrottled/403 policy, ThrottlingException/400,
+# and 500/503 "general_server_error"/"service_unavailable"; standard: its throttled codes and
+# transient statuses 500/502/503/504), so the code under test sees a retry, not a failure.
+# The first is what a schedule shrinks toward: SQS's own throttling.
+RETRIED_BY_CLIENTS: tuple[ErrorCode, ...] = (
+    ErrorCode.RequestThrottled,
+    ErrorCode.ThrottlingException,
+    ErrorCode.InternalError,
+    ErrorCode.ServiceUnavailable,
+)
+RETRIED_CODES: tuple[str, ...] = tuple(error.spec.query_code for error in RETRIED_BY_CLIENTS)
+
+
 def find_injectable(code: str) -> ErrorCode:
     """An injectable error by its query code ("KMS.ThrottlingException") or shape name."""
     for error in INJECTABLE:

@@ -21,7 +21,7 @@ TEST_COUNTER_KEY = pytest.StashKey[Iterator[int]]()
 # Options that only a fake can honour: a test that sets them is skipped in contract mode.
 # queues_from: contract mode declares only `queues` (its names are prefixed, which would break
 # the ARNs a file wires between queues), so a test reading files skips there.
-FAKE_ONLY_OPTIONS = (*FAULT_OPTIONS, "clock", "start", "queues_from")
+FAKE_ONLY_OPTIONS = (*FAULT_OPTIONS, "faults", "clock", "start", "queues_from")
 
 
 def add_contract_options(parser: pytest.Parser, group: Any) -> None:

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
         StaleReceiptHandle,
         VisibilityLimitExceeded,
     )
-    from .faults import FaultPlan, StandardOrder
+    from .fault_options import StandardOrder
+    from .faults import FaultPlan
     from .message import Event, HistoryEntry, Message, State, Story, story_queue, story_timeline
     from .move_tasks import (
         DEFAULT_RATE,
@@ -104,7 +105,7 @@ __getattr__, __dir__ = lazy_exports(
         "RedriveTarget": ".settings",
         "SendResult": ".results",
         "StaleReceiptHandle": ".errors",
-        "StandardOrder": ".faults",
+        "StandardOrder": ".fault_options",
         "State": ".message",
         "Story": ".message",
         "TaskAlreadyRunning": ".move_tasks",

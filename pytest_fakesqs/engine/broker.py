@@ -216,11 +216,8 @@ class Broker:
             queue.settings.visibility_timeout if visibility_timeout is None else visibility_timeout
         )
         deadline = self.clock.now() + wait_seconds
-        faults = self.faults
-        if wait_seconds <= 0 and faults is not None and faults.empty_receive(queue.key):
-            # SQS short polls sample a subset of servers, so an empty answer is allowed.
-            faults.notify("empty_receive", queue.name, None, "injected: short poll came back empty")
-            return []
+        # SQS short polls sample a subset of its servers, so an empty answer is allowed.
+        may_empty = wait_seconds <= 0 and self.faults is not None
         while True:
             self.move_tasks.catch_up(self.clock.now())
             dead_letter_queue = self._dead_letter_queue(queue)
@@ -228,6 +225,10 @@ class Broker:
             with queue.lock:
                 now = self.clock.now()
                 queue.apply_due(now)
+                if may_empty:
+                    may_empty = False  # asked once per receive, before anything is taken
+                    if self._empties(queue, now):
+                        return []
                 if attempt_id is not None and queue.settings.fifo:
                     replayed = queue.replay(attempt_id, timeout, now)
                     if replayed is not None:
@@ -254,6 +255,10 @@ class Broker:
                 self._dead_letter(queue, dead_letter_queue, moved)
             if deliveries or not (keep_polling or (moved and now < deadline)):
                 return deliveries
+
+    def _empties(self, queue: Queue, now: float) -> bool:
+        faults = self.faults
+        return faults is not None and faults.empty_receive(queue.key, queue.visible, now)
 
     # -- what is scheduled ---------------------------------------------------------------------
 

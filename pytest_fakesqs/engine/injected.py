@@ -1,13 +1,15 @@
 """The engine's fault opportunities: where SQS may misbehave within its contract, the engine asks
-a FaultDecisions (engine.faults.FaultPlan is the seeded one) and acts on the answer.
+a FaultDecisions (engine.faults.FaultSeam, which asks the fake's decider and records what fired)
+and acts on the answer.
 
 Three opportunities, each one question:
 - a standard queue's receive: which visible messages go first (`reorders`, then `reorder` of a
   window of candidates);
-- each delivery from a standard queue: deliver it once more later, and when (`copy_delay`);
+- each delivery from a standard queue: deliver it once more later, and when (`copy_delay`; then
+  `duplicated` is told of the copy);
 - a short poll: come back empty although messages are available (`empty_receive`).
 
-The caller holds the queue's lock (a short poll's question is asked before it is taken).
+The caller holds the queue's lock.
 """
 
 from __future__ import annotations
@@ -28,12 +30,13 @@ WINDOW_PER_MESSAGE = 10
 class FaultDecisions(Protocol):
     """What the engine asks at its fault opportunities; every answer may be random."""
 
-    def reorders(self, queue: QueueKey) -> bool:
-        """Does this receive from a standard queue choose its messages out of send order?"""
+    def reorders(self, queue: QueueKey, visible: int) -> bool:
+        """Does this receive from a standard queue holding `visible` visible messages choose
+        its messages out of send order?"""
         ...
 
-    def reorder(self, queue: QueueKey, window: list[Message]) -> None:
-        """Put the candidates in the order they are handed out (in place)."""
+    def reorder(self, queue: QueueKey, window: list[Message], now: float) -> None:
+        """Put the candidates (oldest first) in the order they are handed out (in place)."""
         ...
 
     def copy_delay(self, queue: QueueKey, message: Message) -> float | None:
@@ -41,12 +44,15 @@ class FaultDecisions(Protocol):
         that many seconds from now (0: visible again at once)."""
         ...
 
-    def empty_receive(self, queue: QueueKey) -> bool:
-        """Does this short poll come back empty although messages are available?"""
+    def duplicated(
+        self, queue: QueueKey, original: Message, copy: Message, delay: float, now: float
+    ) -> None:
+        """The copy `copy_delay` asked for was made: it appears `delay` seconds from `now`."""
         ...
 
-    def notify(self, kind: str, queue_name: str, message_id: str | None, detail: str) -> None:
-        """A fault was injected (kind: "duplicate_delivery" or "empty_receive")."""
+    def empty_receive(self, queue: QueueKey, visible: int, now: float) -> bool:
+        """Does this short poll of a queue holding `visible` visible messages come back empty
+        although messages are available?"""
         ...
 
 
@@ -57,19 +63,20 @@ class MisbehavingQueue(Protocol):
     name: str
     schedule: Schedule
     duplicates: int
+    visible: int
 
     def enqueue(self, message: Message, delay: float, now: float) -> None: ...
 
 
 def reordered_window(
-    queue: MisbehavingQueue, faults: FaultDecisions, max_messages: int
+    queue: MisbehavingQueue, faults: FaultDecisions, max_messages: int, now: float
 ) -> list[Message] | None:
     """The candidates of a reordered receive, reversed so the first to hand out pops last;
     None when this receive keeps send order."""
-    if not faults.reorders(queue.key):
+    if not faults.reorders(queue.key, queue.visible):
         return None
     window = queue.schedule.ready_window(max_messages * WINDOW_PER_MESSAGE)
-    faults.reorder(queue.key, window)
+    faults.reorder(queue.key, window, now)
     window.reverse()
     return window
 
@@ -94,14 +101,15 @@ def duplicate_deliveries(
         copy.enqueued_at = original.enqueued_at
         original.duplicated = True
         copy.duplicated = True
-        detail = "injected: SQS will deliver this message once more"
+        later = f" (it appears after {delay:g}s)" if delay > 0 else ""
+        detail = f"injected: SQS will deliver this message once more{later}"
         original.record(now, Event.DUPLICATED, detail)
         if delay <= 0:
             copy.record(now, Event.DUPLICATED, detail)
             queue.enqueue(copy, 0.0, now)
         else:
             queue.schedule.add_copy(copy, now + delay)
-        faults.notify("duplicate_delivery", queue.name, original.message_id, detail)
+        faults.duplicated(queue.key, original, copy, max(delay, 0.0), now)
 
 
 def copy_appears(queue: MisbehavingQueue, copy: Message, moment: float) -> None:

@@ -219,7 +219,9 @@ class Queue:
         if self.groups is None:
             schedule, faults = self.schedule, self.faults
             window = (
-                None if faults is None else injected.reordered_window(self, faults, max_messages)
+                None
+                if faults is None
+                else injected.reordered_window(self, faults, max_messages, now)
             )
             while len(deliveries) < max_messages:
                 if window is not None:

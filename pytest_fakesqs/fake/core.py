@@ -53,16 +53,11 @@ class FakeCore:
         self.directory = QueueDirectory(
             self.broker, self.service, region=options.region, account_id=options.account_id
         )
-        self.faults = FaultInjector(
-            self.directory,
-            self.handler,
-            seed=seed,
-            duplicate_delivery=options.duplicate_delivery,
-            standard_order=options.standard_order,
-            empty_receives=options.empty_receives,
-        )
         limit = options.history_limit
         self.message_log = MessageLog(self.broker, limit=limit)
+        self.faults = FaultInjector(
+            self.directory, self.handler, self.message_log, options, seed=seed
+        )
         self.dead_letters = DeadLetterBook(
             self.directory, self.message_log, self.started_at, limit=limit
         )

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import os
+import warnings
 from collections.abc import Callable, Iterable
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from ..api import RequestContext
 from ..engine import Queue
+from ..engine.errors import FakeSQSWarning
 from ..engine.settings import QueueKey
 from ..transport.inprocess import activate, deactivate
 from .core import FakeCore, Inspection, ServerAccess
 from .dead_letters import DeadLetterQuery, Matcher
 from .declare import declare_queues
+from .fault_schedule import FaultSchedule
 from .idle import (
     DEFAULT_MAX_STEPS,
     IdleReport,
@@ -80,6 +84,7 @@ class FakeSQS:
         if self._active:
             deactivate(self._core.handler)
             self._active = False
+            self._core.faults.finish()
             for name in self._env_set:
                 os.environ.pop(name, None)
             self._env_set.clear()
@@ -185,7 +190,7 @@ class FakeSQS:
     @property
     def uses_randomness(self) -> bool:
         """Whether any seeded misbehaviour (duplicates, shuffling, empty receives) is on."""
-        return self._core.faults.plan.active
+        return self._core.faults.uses_randomness
 
     @property
     def seed(self) -> int:
@@ -211,6 +216,19 @@ class FakeSQS:
     def duplicate_next(self, queue: str, times: int = 1) -> None:
         """Deliver the next `times` messages received from a standard `queue` once more later."""
         self._core.faults.duplicate_next(queue, times)
+
+    def use_faults(self, schedule: FaultSchedule) -> None:
+        """Start afresh with `schedule` deciding every fault: queues, messages, calls and the
+        clock are forgotten (as `renew()` does) and the configured queues declared again, so
+        each example of a Hypothesis test starts from the same state and replays exactly."""
+        __tracebackhide__ = True
+        self.renew(dataclasses.replace(self.options, faults=schedule))
+
+    def fired_faults(self) -> list[str]:
+        """The faults injected so far, in order, as short sentences ("duplicate of message 1
+        (order-1), visible again at +0s"), whoever decided them: a schedule, the seeded
+        options, fail_next or duplicate_next."""
+        return self._core.faults.fired()
 
     # -- triggers ------------------------------------------------------------------------------
 
@@ -292,6 +310,12 @@ class FakeSQS:
         each was dropped, as on AWS, and says which statement was missing or denied it."""
         return self._core.refused.refused()
 
+    def teardown_warnings(self, configured: set[str] | None = None) -> list[str]:
+        """The faults the test configured but never observed, one sentence each (issued as
+        FakeSQSWarning at teardown). `configured`: the options the test itself set (None:
+        every option; ini-wide faults are left out by the fixture)."""
+        return self._core.faults.never_happened(configured)
+
     def teardown_problems(self) -> list[str]:
         """Texts for the checks the options turned on (assert_dlq_empty, ...) that fail."""
         problems = []
@@ -341,6 +365,7 @@ class fake_sqs(contextlib.ContextDecorator):
         return fake
 
     def __exit__(self, exc_type: object, *exc_info: object) -> None:
+        __tracebackhide__ = True
         fake = self._fakes.pop()
         try:
             # The checks the options turned on, as the fixture's teardown runs them; never over
@@ -348,6 +373,8 @@ class fake_sqs(contextlib.ContextDecorator):
             problems = fake.teardown_problems() if exc_type is None else []
             if problems:
                 raise AssertionError("\n\n".join(problems))
+            for text in fake.teardown_warnings() if exc_type is None else ():
+                warnings.warn(FakeSQSWarning(text), stacklevel=2)
         finally:
             fake.stop()
 

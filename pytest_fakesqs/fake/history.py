@@ -127,6 +127,14 @@ class MessageLog:
         with self._lock:
             return list(self._first)
 
+    def numbers(self) -> dict[str, int]:
+        """Each message's place in the order sent, from 1, while none was forgotten (with a
+        history_limit, only the ones remembered: then there is no telling)."""
+        with self._lock:
+            if self.forgotten:
+                return {}
+            return {message_id: number for number, message_id in enumerate(self._first, 1)}
+
     def events(self, message_id: str) -> list[HistoryEvent]:
         """The timeline of one message, each event tagged with the queue it happened in."""
         with self._lock:

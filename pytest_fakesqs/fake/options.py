@@ -14,12 +14,16 @@ import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from datetime import datetime
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
+from ..engine.fault_options import StandardOrder, check_probability
 from .declare import creation_order
 from .text import nearest
+
+if TYPE_CHECKING:
+    from .fault_schedule import FaultSchedule
 
 FLAVORS: tuple[Flavor, ...] = typing.get_args(Flavor)
 YmqJson = Literal["accept", "reject"]
@@ -88,21 +92,12 @@ def _check_queues_from(value: Any) -> None:
 
 
 def _check_probability(name: str) -> Check:
-    def check(value: float) -> None:
-        if not 0 <= value <= 1:
-            raise ValueError(f"{name} must be a probability between 0 and 1; got {value!r}")
-
-    return check
+    return functools.partial(check_probability, name)
 
 
 def _check_history_limit(value: int | None) -> None:
     if value is not None and value < 0:
         raise ValueError(f"history_limit must be >= 0 (or None: keep everything); got {value!r}")
-
-
-def _check_standard_order(value: str) -> None:
-    if value not in ("fifo", "shuffled"):
-        raise ValueError(f"standard_order must be 'fifo' or 'shuffled'; got {value!r}")
 
 
 def _check_accounts(value: dict[str, Any]) -> None:
@@ -176,11 +171,9 @@ class Options:
             _check_probability("duplicate_delivery"),
         ),
     )
-    standard_order: str = field(
+    standard_order: StandardOrder = field(
         default="fifo",
-        metadata=about(
-            "fifo | shuffled: seeded random order on standard queues", _check_standard_order
-        ),
+        metadata=about("fifo | shuffled: seeded random order on standard queues"),
     )
     empty_receives: float = field(
         default=0.0,
@@ -191,6 +184,13 @@ class Options:
     )
     seed: int | None = field(
         default=None, metadata=about("seed for every random choice; default: from the run seed")
+    )
+    faults: FaultSchedule | None = field(
+        default=None,
+        metadata=about(
+            "marker / fake_sqs() only: a FaultSchedule (pytest_fakesqs.strategies."
+            "fault_schedules()) deciding every fault instead of the probabilities"
+        ),
     )
     # flavor="ymq": serve AWS JSON with YDB-style errors ("accept") or answer 502 ("reject").
     ymq_json: YmqJson = field(
@@ -246,6 +246,11 @@ class Options:
     )
 
     def __post_init__(self) -> None:
+        if self.faults is not None and not _is_schedule(self.faults):
+            raise TypeError(
+                "faults must be a FaultSchedule (drawn by pytest_fakesqs.strategies."
+                f"fault_schedules(), or FaultSchedule(...)); got {self.faults!r}"
+            )
         types_by_name = option_types()
         for spec in fields(self):
             value = getattr(self, spec.name)
@@ -258,6 +263,8 @@ class Options:
             from ..api.ymq import YmqDialect  # the dialect loads only for a YMQ fake
 
             self.region = YmqDialect.default_region  # YMQ lives in ru-central1 only
+        if self.faults is not None:
+            _check_one_decider(self)
         if self.verify_signatures and not self.credentials:
             raise ValueError(
                 "verify_signatures needs credentials={access_key_id: secret_access_key} "
@@ -277,11 +284,37 @@ class Options:
 
 # The options whose random choices the seed reproduces.
 FAULT_OPTIONS = ("duplicate_delivery", "standard_order", "empty_receives")
+# Options a value in an ini file cannot give.
+PYTHON_ONLY_OPTIONS = ("faults",)
+
+
+def _check_one_decider(options: Options) -> None:
+    """A schedule decides every fault: the probabilities would be a second decider."""
+    default = defaults()
+    given = [
+        f"{name}={getattr(options, name)!r}"
+        for name in FAULT_OPTIONS
+        if getattr(options, name) != default[name]
+    ]
+    if given:
+        raise ValueError(
+            f"faults= and {', '.join(given)} are mutually exclusive: a FaultSchedule decides "
+            f"every fault itself; drop {' and '.join(name.split('=')[0] for name in given)} "
+            "(set on the marker, fake_sqs() or the ini file as fakesqs_<option>) or faults="
+        )
+
+
+def _is_schedule(value: object) -> bool:
+    from .fault_schedule import FaultSchedule  # the fault machinery: only once one is given
+
+    return isinstance(value, FaultSchedule)
 
 
 @functools.cache
 def option_types() -> dict[str, Any]:
-    return typing.get_type_hints(Options)
+    # `faults` is checked by _is_schedule, which imports FaultSchedule only when one is given:
+    # reading the options at every pytest start stays free of the fault machinery.
+    return typing.get_type_hints(Options, localns={"FaultSchedule": object})
 
 
 def option_help() -> dict[str, str]:
@@ -379,6 +412,11 @@ _FALSE = ("false", "no", "off", "0")
 
 def parse_ini(name: str, text: str) -> Any:
     """An ini value as the option's type wants it; ValueError with a readable message."""
+    if name in PYTHON_ONLY_OPTIONS:
+        raise ValueError(
+            f"{name} is a Python value: give {name}= to @pytest.mark.fakesqs, fake_sqs() or "
+            "fakesqs.use_faults(), not to the ini file"
+        )
     annotation = option_types()[name]
     members = _members(annotation)
     stripped = text.strip()

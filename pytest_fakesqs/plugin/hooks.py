@@ -7,6 +7,7 @@ It is the plugin through plugin/__init__.py, which names every hook and fixture.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -22,7 +23,7 @@ from ..contract.setup import (
     start_contract,
 )
 from ..fake.options import make_options
-from .config import add_ini_options, header, marker_line, options_for, read_ini
+from .config import add_ini_options, header, marker_line, marker_values, options_for, read_ini
 from .moto import add_moto_options, configure_moto, moto_dropin
 from .pages import add_html_options, write_page
 from .seeding import (
@@ -169,12 +170,31 @@ def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
         problems = [] if failed else fake.teardown_problems()
         if problems:
             pytest.fail("\n\n".join(problems), pytrace=False)
+        if not failed:
+            warn_of_faults_never_seen(fake, request.node)
     finally:
         if dropin is None:
             fake.stop()
         else:
             dropin.release()
         del request.node.stash[active_fake_key]
+
+
+def warn_of_faults_never_seen(fake: FakeSQS, item: pytest.Item) -> None:
+    """A fault the test's markers (or its fail_next / duplicate_next) asked for that never
+    happened: the test may pass without testing what it claims. The ini file's faults are the
+    suite's, for tests that may or may not meet them: those are left out."""
+    __tracebackhide__ = True
+    from ..engine.errors import FakeSQSWarning
+
+    for text in fake.teardown_warnings(configured=set(marker_values(item))):
+        try:
+            warnings.warn(FakeSQSWarning(text), stacklevel=1)
+        except FakeSQSWarning:  # -W error::pytest_fakesqs.FakeSQSWarning
+            break
+    else:
+        return
+    pytest.fail(f"FakeSQSWarning: {text}", pytrace=False)  # one line, no traceback
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from ..fake.facade import FakeSQS
 
 MESSAGE_LIMIT = 5
+FAULT_LIMIT = 10
 _NOT_FOUND = ErrorCode.QueueDoesNotExist.spec.query_code
 
 
@@ -38,7 +39,19 @@ def report_section(fake: FakeSQS, *, verbose: bool) -> str:
     lines += _refused_lines(fake)
     lines += _elsewhere_lines(fake)
     lines += _message_lines(seen, verbose=verbose, now=now)
+    lines += _fault_lines(fake)
     return "\n".join(lines)
+
+
+def _fault_lines(fake: FakeSQS) -> list[str]:
+    fired = fake.fired_faults()
+    if not fired:
+        return []
+    lines = [f"faults that fired ({len(fired)}):"]
+    lines += [f"  {text}" for text in fired[:FAULT_LIMIT]]
+    if len(fired) > FAULT_LIMIT:
+        lines.append(f"  … and {len(fired) - FAULT_LIMIT} more (fakesqs.fired_faults())")
+    return lines
 
 
 def _refused_lines(fake: FakeSQS) -> list[str]:

@@ -51,8 +51,9 @@ class CallRecord:
 
 
 CallListener = Callable[[CallRecord], None]
-# A hook that may answer instead of the service (fault injection); returns None to pass.
-CallInterceptor = Callable[[DecodedRequest, RequestContext], SqsError | None]
+# A hook that may answer instead of the service (fault injection); returns None to pass. It sees
+# the request too: botocore's retry headers say which attempt of which call it is.
+CallInterceptor = Callable[[DecodedRequest, RequestContext, WireRequest], SqsError | None]
 
 
 class WireHandler:
@@ -149,7 +150,7 @@ class WireHandler:
             if self.authenticate is not None and not request.from_aws_service:
                 self.authenticate(request)
             for interceptor in self.interceptors:
-                injected = interceptor(decoded, ctx)
+                injected = interceptor(decoded, ctx, request)
                 if injected is not None:
                     record.injected = True
                     raise injected

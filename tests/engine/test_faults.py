@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 
 from pytest_fakesqs.engine import Broker, Clock, Event, FaultPlan, Outgoing, Queue, QueueSettings
+from pytest_fakesqs.engine.faults import FaultDecider, FaultSeam, Fired
 
 
-def make(plan: FaultPlan, *, fifo: bool = False) -> tuple[Broker, Queue]:
+def make(plan: FaultDecider | FaultSeam, *, fifo: bool = False) -> tuple[Broker, Queue]:
     broker = Broker(Clock())
-    broker.set_faults(plan)
+    broker.set_faults(plan if isinstance(plan, FaultSeam) else FaultSeam(plan))
     return broker, broker.create_queue(
         ("r", "1", "q.fifo" if fifo else "q"), QueueSettings(fifo=fifo)
     )
@@ -45,13 +46,16 @@ def test_duplicates_are_never_returned_in_the_same_receive() -> None:
 
 
 def test_forced_duplicates_count_down() -> None:
-    plan = FaultPlan(seed=1)
-    broker, queue = make(plan)
-    plan.forced_duplicates[queue.key] = 1
+    seam = FaultSeam(FaultPlan(seed=1))
+    broker, queue = make(seam)
+    seam.force_duplicates(queue.key, 1, "duplicate_next('q')")
     fill(broker, queue, 2)
     broker.receive(queue, 2)
     assert queue.visible == 1  # one copy for the first delivery only
-    assert plan.forced_duplicates == {}
+    assert seam.forced_duplicates == {}
+    assert [(fired.kind, fired.source) for fired in seam.fired] == [
+        ("duplicate_delivery", "duplicate_next('q')")
+    ]
 
 
 def test_shuffled_order_is_seeded() -> None:
@@ -76,13 +80,16 @@ def test_fifo_queues_are_never_shuffled() -> None:
 
 
 def test_empty_receives_affect_short_polls_only() -> None:
-    notes: list[str] = []
-    plan = FaultPlan(seed=1, empty_receives=1.0)
-    plan.listeners.append(lambda kind, *_: notes.append(kind))
-    broker, queue = make(plan)
+    notes: list[Fired] = []
+    seam = FaultSeam(FaultPlan(seed=1, empty_receives=1.0))
+    seam.listeners.append(notes.append)
+    broker, queue = make(seam)
+    assert broker.receive(queue) == []  # an empty queue: nothing was held back
     fill(broker, queue, 1)
     assert broker.receive(queue) == []
-    assert notes == ["empty_receive"]
+    assert [(fired.kind, fired.source) for fired in notes] == [
+        ("empty_receives", "empty_receives=1.0")
+    ]
     assert len(broker.receive(queue, wait_seconds=1)) == 1
 
 
@@ -91,7 +98,10 @@ def test_empty_receives_affect_short_polls_only() -> None:
     [
         ({"duplicate_delivery": 1.5}, "duplicate_delivery must be a probability between 0 and 1"),
         ({"empty_receives": -0.1}, "empty_receives must be a probability between 0 and 1"),
-        ({"standard_order": "random"}, "standard_order must be 'fifo' or 'shuffled'"),
+        (
+            {"standard_order": "random"},
+            "standard_order must be one of fifo, shuffled; got 'random'",
+        ),
     ],
 )
 def test_bad_plans_are_refused(kwargs: dict[str, object], message: str) -> None:

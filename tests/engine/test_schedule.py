@@ -115,20 +115,24 @@ class Plan:
         self.empty = False
         self.noted: list[tuple[str, str | None]] = []
 
-    def reorders(self, queue: QueueKey) -> bool:
+    def reorders(self, queue: QueueKey, visible: int) -> bool:
         return self.reverse
 
-    def reorder(self, queue: QueueKey, window: list[Message]) -> None:
+    def reorder(self, queue: QueueKey, window: list[Message], now: float) -> None:
         window.reverse()
 
     def copy_delay(self, queue: QueueKey, message: Message) -> float | None:
         return self.delay
 
-    def empty_receive(self, queue: QueueKey) -> bool:
-        return self.empty
+    def duplicated(
+        self, queue: QueueKey, original: Message, copy: Message, delay: float, now: float
+    ) -> None:
+        self.noted.append(("duplicate_delivery", original.message_id))
 
-    def notify(self, kind: str, queue_name: str, message_id: str | None, detail: str) -> None:
-        self.noted.append((kind, message_id))
+    def empty_receive(self, queue: QueueKey, visible: int, now: float) -> bool:
+        if self.empty:
+            self.noted.append(("empty_receive", None))
+        return self.empty
 
 
 def test_a_copy_decided_for_later_appears_then_and_is_an_event() -> None:

@@ -108,7 +108,7 @@ def test_a_long_poll_leaves_the_event_loop_free_for_a_producer(
     before = fakesqs.now()
     poll_started = threading.Event()
 
-    def note_receive(request: DecodedRequest, _ctx: Any) -> None:
+    def note_receive(request: DecodedRequest, _ctx: Any, _wire: Any) -> None:
         if request.action == "ReceiveMessage":
             poll_started.set()
 
@@ -185,7 +185,7 @@ def test_many_concurrent_long_polls_all_wait_and_all_get_a_message(
     before = fakesqs.now()
     entered = threading.Semaphore(0)
 
-    def note_receive(request: DecodedRequest, _ctx: Any) -> None:
+    def note_receive(request: DecodedRequest, _ctx: Any, _wire: Any) -> None:
         if request.action == "ReceiveMessage":
             entered.release()
 

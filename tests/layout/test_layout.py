@@ -138,12 +138,31 @@ def test_the_entry_points_are_pinned() -> None:
 def test_loading_the_plugin_imports_nothing_heavy() -> None:
     probe = (
         "import sys, pytest_fakesqs, pytest_fakesqs.plugin\n"
-        "heavy = ('botocore', 'boto3', 'urllib3', 'pytest_fakesqs.fake.facade', "
+        "heavy = ('botocore', 'boto3', 'urllib3', 'hypothesis', 'pytest_fakesqs.fake.facade', "
         "'pytest_fakesqs.api.service', 'pytest_fakesqs.engine.broker', 'pytest_fakesqs.transport', "
-        "'greenlet', 'httptools', 'prometheus_client')\n"
+        "'greenlet', 'httptools', 'prometheus_client', "
+        "'pytest_fakesqs.engine.faults', 'pytest_fakesqs.fake.fault_schedule')\n"
         "print(sorted(m for m in heavy if m in sys.modules))\n"
     )
     out = subprocess.run(
         [sys.executable, "-c", probe], capture_output=True, text=True, check=True
     ).stdout
     assert out.strip() == "[]"
+
+
+def test_only_the_strategies_module_imports_hypothesis() -> None:
+    importers = sorted(
+        module
+        for module, path in modules().items()
+        for node in ast.walk(ast.parse(path.read_text()))
+        if isinstance(node, ast.Import | ast.ImportFrom)
+        and any(
+            name.split(".")[0] == "hypothesis"
+            for name in (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+            )
+        )
+    )
+    assert set(importers) == {"pytest_fakesqs.strategies"}

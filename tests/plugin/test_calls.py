@@ -73,7 +73,7 @@ def test_injected_errors_are_expected(fakesqs):
     from pytest_fakesqs.api import ErrorCode, SqsError
     from pytest_fakesqs.fake.facade import core_of
     core_of(fakesqs).handler.interceptors.append(
-        lambda request, ctx: SqsError(ErrorCode.QueueDoesNotExist, "The specified queue does not exist."))
+        lambda request, ctx, wire: SqsError(ErrorCode.QueueDoesNotExist, "The specified queue does not exist."))
     assert lookup("orders") is None
 
 @pytest.mark.fakesqs(assert_no_client_errors=True)
@@ -106,7 +106,7 @@ def test_a_swallowed_sqs_error_errors_the_test_at_teardown(pytester: pytest.Pyte
 
 def test_injected_errors_are_marked(fakesqs: FakeSQS) -> None:
     core_of(fakesqs).handler.interceptors.append(
-        lambda request, ctx: SqsError(ErrorCode.OverLimit, "Too many.")
+        lambda request, ctx, wire: SqsError(ErrorCode.OverLimit, "Too many.")
     )
     with pytest.raises(ClientError):
         client().list_queues()

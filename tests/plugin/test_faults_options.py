@@ -81,6 +81,7 @@ def test_the_header_leaves_the_seed_out_while_nothing_is_random(
             fakesqs.create_queue("q")
 
         @pytest.mark.fakesqs(standard_order="shuffled", seed=5)  # its own seed, not the run's
+        @pytest.mark.filterwarnings("ignore:standard_order=")  # it never receives: a warning
         def test_pinned(fakesqs):
             assert fakesqs.seed == 5
 
