@@ -50,6 +50,9 @@ _SQS_SCOPE = re.compile(r"Credential=[^/,\s&]+/\d{8}/[^/,\s&]+/sqs/aws4_request"
 
 _lock = threading.Lock()
 _polls: set[cancellation.Cancellation] = set()  # every poll waiting now, cancelled on uninstall
+_servers: set[threading.Thread] = set()  # the threads serving those polls, joined on uninstall
+# A cancelled poll answers at once: this bounds only a thread stuck outside the fake.
+_JOIN_SECONDS = 5.0
 
 
 # -- what the fake serves ----------------------------------------------------------------------
@@ -185,11 +188,18 @@ class _HubDeliveries:
         caller = calling_thread()  # the hub's thread: the poll counts as made there
 
         def run() -> None:
-            with serving_for(caller):
-                response = serve(handler, wire, self.polls)
-            self.answer(request, response)
+            try:
+                with serving_for(caller):
+                    response = serve(handler, wire, self.polls)
+                self.answer(request, response)
+            finally:
+                with _lock:
+                    _servers.discard(threading.current_thread())
 
-        threading.Thread(target=run, name="fakesqs-kombu-receive", daemon=True).start()
+        thread = threading.Thread(target=run, name="fakesqs-kombu-receive", daemon=True)
+        with _lock:
+            _servers.add(thread)
+        thread.start()
 
     def on_hub_close(self, _hub: Any) -> None:
         self.close()
@@ -307,8 +317,12 @@ def forget_queue_urls(module: ModuleType) -> None:
 
 def cancel_polls() -> None:
     """No fake is left to answer them: the polls still waiting return empty now, answered on
-    their hubs as usual (each client's socket pair closes with its hub)."""
+    their hubs as usual (each client's socket pair closes with its hub). Their threads are
+    joined, so none outlives the fake that served it."""
     with _lock:
         polls = list(_polls)
+        servers = [t for t in _servers if t is not threading.current_thread()]
     for token in polls:
         token.cancel()
+    for thread in servers:
+        thread.join(_JOIN_SECONDS)
