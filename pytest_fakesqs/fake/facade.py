@@ -15,7 +15,7 @@ from ..api import RequestContext
 from ..engine import Queue
 from ..engine.errors import FakeSQSWarning
 from ..engine.settings import QueueKey
-from ..transport.inprocess import activate, deactivate
+from ..transport.serving import activate, deactivate
 from .core import FakeCore, Inspection, ServerAccess
 from .dead_letters import DeadLetterQuery, Matcher
 from .declare import declare_queues

@@ -20,6 +20,7 @@ from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
 from ..engine.fault_options import StandardOrder, check_probability
 from .declare import creation_order
+from .ini import parse_bool
 from .text import nearest
 
 if TYPE_CHECKING:
@@ -406,10 +407,6 @@ def _check_type(name: str, value: Any, annotation: Any) -> None:
     raise TypeError(f"{name} must be {_describe(annotation)}; got {value!r}")
 
 
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
-
-
 def parse_ini(name: str, text: str) -> Any:
     """An ini value as the option's type wants it; ValueError with a readable message."""
     if name in PYTHON_ONLY_OPTIONS:
@@ -428,9 +425,7 @@ def parse_ini(name: str, text: str) -> Any:
     for member in members:
         origin = typing.get_origin(member) or member
         if member is bool:
-            if stripped.lower() in _TRUE + _FALSE:
-                return stripped.lower() in _TRUE
-            raise ValueError(f"expected true or false, got {stripped!r}")
+            return parse_bool(stripped)
         if member in (int, float):
             try:
                 return member(stripped)

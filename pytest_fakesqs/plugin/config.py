@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from ..fake.ini import parse_bool
 from ..fake.options import (
     Options,
     defaults,
@@ -23,6 +24,17 @@ INI_PREFIX = "fakesqs_"
 def add_ini_options(parser: pytest.Parser) -> None:
     for name, help in option_help().items():
         parser.addini(INI_PREFIX + name, f"fakesqs: {help}", type="string", default="")
+
+
+def ini_flag(config: pytest.Config, key: str) -> bool:
+    """An ini boolean of the plugin (false when unset); UsageError names the key."""
+    text = config.getini(key)
+    if not isinstance(text, str) or not text.strip():
+        return False
+    try:
+        return parse_bool(text)
+    except ValueError as error:
+        raise pytest.UsageError(f"ini option {key}: {error}") from None
 
 
 def marker_line() -> str:

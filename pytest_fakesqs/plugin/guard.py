@@ -1,34 +1,63 @@
 """`fakesqs_block_real_sqs`: an SQS request that no fake serves fails the test.
 
-Deny by default and say how to allow, as pytest-django does for the database. botocore's HTTP
-send step is wrapped once botocore is imported (never before: a run without SQS code does not
-pay for it), under the in-process transport's own patch, so a request reaches the wrapper only
-when no fake answered it. The refusal is raised in the call and also kept on the test item, so
-the test fails even when the code under test swallows the exception. Other AWS services, the
-fake's own HTTP servers, contract mode and tests marked `fakesqs_allow_real_sqs` pass.
+Deny by default and say how to allow, as pytest-django does for the database. The default,
+`cloud`, refuses requests to public cloud SQS (AWS in every partition, Yandex Message Queue);
+`true` refuses every SQS request no fake serves; `false` lets them all go. The guard is the
+transport's gate (transport/serving.py): every in-process transport asks it about a request no
+fake served, before the request leaves — for botocore before it even signs, so a machine
+without credentials hears `RealSQSBlocked`, not `NoCredentialsError`. Nothing is patched here,
+and botocore is patched only once the code under test imports it. The refusal is raised in the
+call and also kept on the test item, so the test fails even when the code under test swallows
+the exception. Other AWS services, the fake's own HTTP servers, moto's `mock_aws`, contract
+mode and tests marked `fakesqs_allow_real_sqs` pass. The innermost pytest run decides (pytester
+runs pytest inside pytest): its guard is the transport's last gate until it unconfigures.
 """
 
 from __future__ import annotations
 
-import json
 import threading
-from collections.abc import Callable, Generator
+from collections.abc import Generator
 from dataclasses import dataclass
-from types import ModuleType
-from typing import Any
-from urllib.parse import parse_qs
+from typing import Any, Literal
+from urllib.parse import urlsplit
 
 import pytest
 
-from ..transport.kombu_clients import KOMBU_CLIENTS
-from ..transport.patching import Patches
+from ..fake.ini import parse_bool
 
 INI_NAME = "fakesqs_block_real_sqs"
 ALLOW_MARKER = "fakesqs_allow_real_sqs"
 PLUGIN_NAME = "fakesqs-guard"
+BlockMode = Literal["cloud", "true", "false"]
+DEFAULT_MODE: BlockMode = "cloud"
 HOW_TO_FIX = (
-    "Use the `fakesqs` fixture or the `@pytest.mark.fakesqs` marker so a fake serves SQS, or "
-    f"mark the test `@pytest.mark.{ALLOW_MARKER}` to let it reach real SQS on purpose."
+    "Use the `fakesqs` fixture or the `@pytest.mark.fakesqs` marker so a fake serves SQS, mark "
+    f"the test `@pytest.mark.{ALLOW_MARKER}` to let it reach real SQS on purpose, or turn "
+    f"blocking off with `{INI_NAME} = false` (ini)."
+)
+WHAT_IS_BLOCKED: dict[BlockMode, str] = {
+    "cloud": "public cloud SQS endpoints are blocked",
+    "true": "every SQS endpoint no fake serves is blocked",
+    "false": "nothing is blocked",
+}
+# Public cloud SQS: AWS's DNS suffixes in every partition (botocore's partitions.json, its
+# dnsSuffix and dualStackDnsSuffix; VPC endpoint names end with them too), and YMQ's host.
+CLOUD_DNS_SUFFIXES = (
+    "amazonaws.com",
+    "amazonaws.com.cn",
+    "api.aws",
+    "api.amazonwebservices.com.cn",
+    "amazonaws.eu",
+    "api.amazonwebservices.eu",
+    "c2s.ic.gov",
+    "api.aws.ic.gov",
+    "sc2s.sgov.gov",
+    "api.aws.scloud",
+    "cloud.adc-e.uk",
+    "api.cloud-aws.adc-e.uk",
+    "csp.hci.ic.gov",
+    "api.aws.hci.ic.gov",
+    "message-queue.api.cloud.yandex.net",
 )
 
 
@@ -54,32 +83,44 @@ def add_guard_options(parser: pytest.Parser, group: Any) -> None:
         dest="fakesqs_block_real_sqs",
         action="store_true",
         default=False,
-        help="fail any test whose SQS request no fake serves (ini: fakesqs_block_real_sqs); "
-        f"@pytest.mark.{ALLOW_MARKER} lets one test through",
+        help="fail any test whose SQS request no fake serves, whatever its endpoint (ini "
+        f"{INI_NAME} = true); @pytest.mark.{ALLOW_MARKER} lets one test through",
     )
     parser.addini(
         INI_NAME,
-        "fakesqs: fail any test whose SQS request no fake serves (true | false)",
-        type="bool",
-        default=False,
+        "fakesqs: fail a test whose SQS request no fake serves: cloud (default: public cloud "
+        "SQS endpoints only) | true (every endpoint) | false",
+        type="string",
+        default="",
     )
 
 
 def configure_guard(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{ALLOW_MARKER}: this test may reach real SQS although fakesqs_block_real_sqs is on",
+        f"{ALLOW_MARKER}: this test may reach real SQS although {INI_NAME} blocks it",
     )
-    if blocking_requested(config) and not _contract_mode(config):
-        guard = Guard()
-        config.pluginmanager.register(guard, PLUGIN_NAME)
-        guard.install()
+    # Off in contract mode (the run is meant to reach a real endpoint), but still this run's
+    # gate: an outer pytest run's guard must not decide for it.
+    mode = "false" if _contract_mode(config) else blocking_mode(config)
+    guard = Guard(mode)
+    config.pluginmanager.register(guard, PLUGIN_NAME)
+    guard.install()
 
 
-def blocking_requested(config: pytest.Config) -> bool:
-    return bool(config.getoption("fakesqs_block_real_sqs", default=False)) or bool(
-        config.getini(INI_NAME)
-    )
+def blocking_mode(config: pytest.Config) -> BlockMode:
+    """The flag means `true`; else the ini value (`cloud` when unset). UsageError names the key."""
+    if config.getoption("fakesqs_block_real_sqs", default=False):
+        return "true"
+    text = str(config.getini(INI_NAME) or "").strip().lower()
+    if text in ("", "cloud"):
+        return "cloud"
+    try:
+        return "true" if parse_bool(text) else "false"
+    except ValueError:
+        raise pytest.UsageError(
+            f"ini option {INI_NAME}: expected cloud, true or false, got {text!r}"
+        ) from None
 
 
 def _contract_mode(config: pytest.Config) -> bool:
@@ -90,98 +131,53 @@ def _contract_mode(config: pytest.Config) -> bool:
     return bool(str(endpoint or "").strip())
 
 
-class Guard:
-    """Refuses unserved SQS requests and fails the test that made them; a pytest plugin."""
+def is_cloud_endpoint(url: str) -> bool:
+    """Whether `url` is a public cloud SQS endpoint (AWS in any partition, YMQ)."""
+    try:
+        host = (urlsplit(url).hostname or "").lower().rstrip(".")
+    except ValueError:
+        return False
+    return any(host == suffix or host.endswith("." + suffix) for suffix in CLOUD_DNS_SUFFIXES)
 
-    def __init__(self) -> None:
+
+class Guard:
+    """Refuses unserved SQS requests and fails the test that made them; a pytest plugin, and
+    the transport's gate (`transport.serving.Gate`) while installed."""
+
+    def __init__(self, mode: BlockMode = DEFAULT_MODE) -> None:
+        self.mode = mode
         self._lock = threading.Lock()
-        self._patches = Patches()
-        self._active = True
+        self._installed = False
         self.item: pytest.Item | None = None  # the test running now
 
-    # -- patching ------------------------------------------------------------------------------
-
     def install(self) -> None:
-        self._patches.when_imported("botocore.endpoint", self._patch_botocore)
-        self._patches.when_imported("aiobotocore.endpoint", self._patch_aiobotocore)
-        for module in KOMBU_CLIENTS:  # Celery's SQS worker polls through kombu's own client
-            self._patches.when_imported(module, self._patch_kombu)
+        from ..transport import serving
+
+        serving.add_gate(self)
+        self._installed = True
 
     def uninstall(self) -> None:
-        self._active = False  # inert, should another patch sit on top of it
-        self._patches.undo()
+        if self._installed:
+            from ..transport import serving
 
-    def _patch_botocore(self, module: ModuleType) -> None:
-        self._patches.wrap(module.Endpoint, "_send", self._guarded)
-
-    def _patch_aiobotocore(self, module: ModuleType) -> None:
-        self._patches.wrap(module.AioEndpoint, "_send", self._guarded_async)
-
-    def _patch_kombu(self, module: ModuleType) -> None:
-        client = getattr(module, KOMBU_CLIENTS[module.__name__], None)
-        if client is not None:
-            self._patches.wrap(client, "add_request", self._guarded_kombu)
-
-    def _guarded_kombu(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        guard = self
-
-        def add_request(self: Any, request: Any) -> Any:
-            __tracebackhide__ = True
-            from ..transport.kombu_http import is_sqs_request
-
-            if is_sqs_request(request):
-                guard.check_sqs(request)
-            return original(self, request)
-
-        return add_request
-
-    def _guarded(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        guard = self
-
-        def _send(self: Any, request: Any) -> Any:
-            __tracebackhide__ = True
-            guard.check(self, request)
-            return original(self, request)
-
-        return _send
-
-    def _guarded_async(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        guard = self
-
-        async def _send(self: Any, request: Any) -> Any:
-            __tracebackhide__ = True
-            guard.check(self, request)
-            return await original(self, request)
-
-        return _send
+            serving.remove_gate(self)
+            self._installed = False
 
     # -- refusing ------------------------------------------------------------------------------
 
-    def check(self, endpoint: Any, request: Any) -> None:
-        """Raise RealSQSBlocked for an SQS request about to leave the process unserved."""
+    def __call__(self, url: str, action: str, queue_url: str | None) -> None:
+        """Raise RealSQSBlocked for an SQS request to `url` about to leave the process unserved."""
         __tracebackhide__ = True
-        if getattr(endpoint, "_endpoint_prefix", None) != "sqs":
-            return  # other AWS services are not ours to block
-        self.check_sqs(request)
-
-    def check_sqs(self, request: Any) -> None:
-        """Raise RealSQSBlocked for this SQS request (botocore's, or any transport's with a
-        `url`, `headers` and `body`): no fake served it and it is about to leave the process."""
-        __tracebackhide__ = True
-        if not self._active:
+        if self.mode == "false" or (self.mode == "cloud" and not is_cloud_endpoint(url)):
             return
-        from ..transport.inprocess import _addressed_to_local_server
-
-        if _addressed_to_local_server(request.url or ""):
-            return  # one of this process's fake servers answers it over HTTP
         item = self.item
         if item is not None and item.get_closest_marker(ALLOW_MARKER) is not None:
             return
-        attempt = Attempt(*action_and_url(request))
+        attempt = Attempt(action, queue_url or url)
         if item is not None:
             with self._lock:
                 item.stash.setdefault(ATTEMPTS_KEY, []).append(attempt)
-        raise RealSQSBlocked(refusal_text(attempt))
+        raise RealSQSBlocked(refusal_text(attempt, self.mode))
 
     # -- pytest hooks --------------------------------------------------------------------------
 
@@ -220,7 +216,7 @@ class Guard:
     def _fail_if_refused(self, item: pytest.Item, when: str) -> None:
         attempts = self._take_attempts(item)
         if attempts:
-            raise pytest.fail.Exception(swallowed_text(attempts, when), pytrace=False)
+            raise pytest.fail.Exception(swallowed_text(attempts, when, self.mode), pytrace=False)
 
     @pytest.hookimpl(wrapper=True, trylast=True)
     def pytest_runtest_makereport(
@@ -230,7 +226,7 @@ class Guard:
         attempts = self._take_attempts(item)  # left only by a phase that failed on its own
         if attempts and report.failed and not _only_the_refusal_itself(call, attempts):
             report.sections.append(
-                ("fakesqs: real SQS blocked", swallowed_text(attempts, call.when))
+                ("fakesqs: real SQS blocked", swallowed_text(attempts, call.when, self.mode))
             )
         return report
 
@@ -247,47 +243,23 @@ def _only_the_refusal_itself(call: pytest.CallInfo[None], attempts: list[Attempt
     )
 
 
-def refusal_text(attempt: Attempt) -> str:
+def refusal_text(attempt: Attempt, mode: BlockMode = DEFAULT_MODE) -> str:
     from ..fake.text import see
 
     return (
         f"Real SQS access not allowed: {attempt.action} to {attempt.url} was not served by a "
-        f"fake ({INI_NAME} is on).\n{HOW_TO_FIX}\n{see('fail_safe')}"
+        f"fake ({INI_NAME} = {mode}: {WHAT_IS_BLOCKED[mode]}).\n{HOW_TO_FIX}\n{see('fail_safe')}"
     )
 
 
-def swallowed_text(attempts: list[Attempt], when: str) -> str:
+def swallowed_text(attempts: list[Attempt], when: str, mode: BlockMode = DEFAULT_MODE) -> str:
     from ..fake.text import plural, see
 
     during = "" if when == "call" else f" during {when}"
     lines = [
         f"fakesqs: the test tried to reach real SQS{during} "
-        f"({plural(len(attempts), 'request')} refused, {INI_NAME} is on):"
+        f"({plural(len(attempts), 'request')} refused, {INI_NAME} = {mode}):"
     ]
     lines += [f"  - {attempt}" for attempt in attempts]
     lines += [HOW_TO_FIX, see("fail_safe")]
     return "\n".join(lines)
-
-
-def action_and_url(request: Any) -> tuple[str, str]:
-    """The SQS action of a botocore request and the queue URL it names (else its own URL)."""
-    headers = request.headers
-    target = headers.get("X-Amz-Target")
-    body = request.body
-    if isinstance(body, bytes | bytearray):
-        body = bytes(body).decode("utf-8", "replace")
-    params: dict[str, Any] = {}
-    if isinstance(body, str) and body:
-        if target:
-            try:
-                loaded = json.loads(body)
-            except ValueError:
-                loaded = {}
-            params = loaded if isinstance(loaded, dict) else {}
-        else:
-            params = {key: values[0] for key, values in parse_qs(body).items()}
-    if isinstance(target, bytes):
-        target = target.decode("utf-8", "replace")
-    action = str(target).rsplit(".", 1)[-1] if target else str(params.get("Action", "a request"))
-    queue_url = params.get("QueueUrl")
-    return action, str(queue_url) if isinstance(queue_url, str) and queue_url else request.url

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from .config import marker_values
+from .config import ini_flag, marker_values
 from .moto_lifetime import MotoLifetime, moto_defaults
 from .seeding import seed_for_test
 
@@ -34,11 +34,11 @@ def add_moto_options(parser: pytest.Parser, group: pytest.OptionGroup) -> None:
     group.addoption(
         "--fakesqs-moto", action="store_true", dest="fakesqs_moto", default=False, help=MOTO_HELP
     )
-    parser.addini(MOTO_INI, f"fakesqs: {MOTO_HELP}", type="bool", default=False)
+    parser.addini(MOTO_INI, f"fakesqs: {MOTO_HELP} (true | false)", type="string", default="")
 
 
 def moto_requested(config: pytest.Config) -> bool:
-    return bool(config.getoption("fakesqs_moto", default=False) or config.getini(MOTO_INI))
+    return bool(config.getoption("fakesqs_moto", default=False)) or ini_flag(config, MOTO_INI)
 
 
 def configure_moto(config: pytest.Config, ini_values: dict[str, Any]) -> None:
