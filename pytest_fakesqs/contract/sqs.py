@@ -11,6 +11,7 @@ import os
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn
 
@@ -255,3 +256,10 @@ class _EndpointCreator:
 
 def new_contract(options: Options, **kwargs: Any) -> ContractSQS:
     return ContractSQS(options, _token=_PRIVATE, **kwargs)
+
+
+@dataclass(frozen=True)
+class ContractServer:
+    """`fakesqs_server` in contract mode: subprocesses are pointed at the real endpoint."""
+
+    endpoint_url: str

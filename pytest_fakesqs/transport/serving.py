@@ -21,12 +21,10 @@ import sys
 import threading
 import warnings
 import weakref
-from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
-from ..engine.errors import FakeSQSWarning
 from .kombu_clients import KOMBU_CLIENTS
 from .patching import Patches
 
@@ -44,16 +42,20 @@ class StrayThreadRefused(RuntimeError):
     """A call from a thread an earlier fake left running, refused by the fake active now."""
 
 
-@dataclass(eq=False)
 class _Activation:
-    handler: WireHandler
-    owner: threading.Thread  # the thread that started it
-    label: str | None  # the test that started it, when pytest runs one
-    # Every other thread that called it, with the test running at its first call.
-    callers: weakref.WeakKeyDictionary[threading.Thread, str | None] = field(
-        default_factory=weakref.WeakKeyDictionary
-    )
-    warned: weakref.WeakSet[threading.Thread] = field(default_factory=weakref.WeakSet)
+    """One active fake (a plain class: this module loads on every pytest run)."""
+
+    __slots__ = ("callers", "handler", "label", "owner", "warned")
+
+    def __init__(self, handler: WireHandler, owner: threading.Thread, label: str | None) -> None:
+        self.handler = handler
+        self.owner = owner  # the thread that started it
+        self.label = label  # the test that started it, when pytest runs one
+        # Every other thread that called it, with the test running at its first call.
+        self.callers: weakref.WeakKeyDictionary[threading.Thread, str | None] = (
+            weakref.WeakKeyDictionary()
+        )
+        self.warned: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 
 
 _lock = threading.RLock()
@@ -187,6 +189,8 @@ def _refuse_stray(thread: threading.Thread, refused_by: str | None, *, warn: boo
         "refused the call so the thread cannot take this test's messages. Stop the threads a "
         "test starts before it ends (an Event the thread checks, then join())."
     )
+    from ..engine.errors import FakeSQSWarning  # the engine's package: only when it is needed
+
     escalated = None
     if warn:
         try:

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from pytest_fakesqs.plugin.guard import is_cloud_endpoint
+from pytest_fakesqs.plugin.refusals import is_cloud_endpoint
 
 CLIENTS = """
 import boto3, pytest

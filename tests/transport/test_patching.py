@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_fakesqs.transport import patching
+from pytest_fakesqs.transport import import_watch
 from pytest_fakesqs.transport.patching import Patches
 
 
@@ -43,7 +43,7 @@ def test_install_runs_once_the_module_has_executed(module_dir: Path) -> None:
         assert inner.__loader__.get_source("watched_package.inner") == "VALUE = 1\n"
     finally:
         patches.undo()
-    assert patching._imports.followers("watched_package.inner") == []
+    assert import_watch.followers("watched_package.inner") == []
 
 
 def test_an_imported_module_is_handed_over_at_once_and_every_fresh_copy_too(
