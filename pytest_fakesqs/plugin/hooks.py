@@ -193,9 +193,11 @@ def warn_of_faults_never_seen(fake: FakeSQS, item: pytest.Item) -> None:
     from ..engine.errors import FakeSQSWarning
     from .options import marker_values
 
+    # Shown at the test's own line, not this hook's: that is where the fault was asked for.
+    path, line, _ = item.reportinfo()
     for text in fake.teardown_warnings(configured=set(marker_values(item))):
         try:
-            warnings.warn(FakeSQSWarning(text), stacklevel=1)
+            warnings.warn_explicit(FakeSQSWarning(text), FakeSQSWarning, str(path), (line or 0) + 1)
         except FakeSQSWarning:  # -W error::pytest_fakesqs.FakeSQSWarning
             break
     else:
