@@ -5,11 +5,20 @@ BIN := $(VENV)/bin
 
 .PHONY: examples test lint venv test-kombu-urllib3 test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
 
-$(VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[iac,moto]' --group test --group frameworks
-	touch $@
+# Every venv the targets use is made by this one recipe: $(call venv,DIR,PYTHON,PACKAGES) is
+# DIR/.installed, a venv of PYTHON with a current pip (--group needs pip 25.1+) and PACKAGES.
+define venv
+$(1)/.installed: pyproject.toml
+	$(2) -m venv $(1)
+	$(1)/bin/python -m pip install -q --upgrade pip
+	$(1)/bin/python -m pip install -q $(3)
+	touch $$@
+endef
+
+# What the main venv (and each Python's) holds: the package with the extras the suite tests,
+# and the project's test tools.
+SUITE := -e '.[iac,moto]' --group test --group frameworks
+$(eval $(call venv,$(VENV),$(PYTHON),$(SUITE)))
 
 venv: $(VENV)/.installed
 
@@ -24,11 +33,8 @@ lint: $(VENV)/.installed
 # kombu 5.5 polls SQS through urllib3, every other kombu through pycurl (transport/kombu_http.py):
 # the kombu and Celery tests again, in a small venv with kombu 5.5, so both clients are served.
 KOMBU55_VENV ?= .venv-kombu55
-$(KOMBU55_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(KOMBU55_VENV)
-	$(KOMBU55_VENV)/bin/python -m pip install -q --upgrade pip  # --group needs pip 25.1+
-	$(KOMBU55_VENV)/bin/python -m pip install -q -e . --group kombu-urllib3
-	touch $@
+KOMBU55 := -e . --group kombu-urllib3
+$(eval $(call venv,$(KOMBU55_VENV),$(PYTHON),$(KOMBU55)))
 
 test-kombu-urllib3: $(KOMBU55_VENV)/.installed
 	FAKESQS_KOMBU_CLIENT=Urllib3Client $(KOMBU55_VENV)/bin/python -m pytest -q -p no:randomly \
@@ -44,11 +50,8 @@ test-xdist: $(VENV)/.installed
 
 # aiobotocore pins botocore to a narrow range, so its tests get a small venv of their own.
 AIO_VENV ?= .venv-aio
-$(AIO_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(AIO_VENV)
-	$(AIO_VENV)/bin/python -m pip install -q --upgrade pip  # --group needs pip 25.1+
-	$(AIO_VENV)/bin/python -m pip install -q -e '.[aio]' --group aio-test
-	touch $@
+AIO := -e '.[aio]' --group aio-test
+$(eval $(call venv,$(AIO_VENV),$(PYTHON),$(AIO)))
 
 test-aio: $(AIO_VENV)/.installed
 	$(AIO_VENV)/bin/python -c "import aioboto3, aiobotocore"  # fail loudly rather than skip
@@ -63,17 +66,8 @@ contract: $(VENV)/.installed
 PY312 ?= env PYENV_VERSION=3.12.1 python3.12
 PY313 ?= env PYENV_VERSION=3.13.0 python3.13
 
-.venv-3.12/.installed: pyproject.toml
-	$(PY312) -m venv .venv-3.12
-	.venv-3.12/bin/python -m pip install -q --upgrade pip
-	.venv-3.12/bin/python -m pip install -q -e '.[iac,moto]' --group test --group frameworks
-	touch $@
-
-.venv-3.13/.installed: pyproject.toml
-	$(PY313) -m venv .venv-3.13
-	.venv-3.13/bin/python -m pip install -q --upgrade pip
-	.venv-3.13/bin/python -m pip install -q -e '.[iac,moto]' --group test --group frameworks
-	touch $@
+$(eval $(call venv,.venv-3.12,$(PY312),$(SUITE)))
+$(eval $(call venv,.venv-3.13,$(PY313),$(SUITE)))
 
 test-pythons: .venv-3.12/.installed .venv-3.13/.installed
 	.venv-3.12/bin/python -c 'import sys; assert sys.version_info[:2] == (3, 12), sys.version'
@@ -84,21 +78,18 @@ test-pythons: .venv-3.12/.installed .venv-3.13/.installed
 # The lowest versions pyproject.toml declares, so that the floor it promises is the one tested.
 OLDEST_VENV ?= .venv-oldest
 # botocore < 1.31.81 speaks the query/XML protocol to SQS, as many YMQ users still pin it.
-OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0'
-
-$(OLDEST_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(OLDEST_VENV)
-	$(OLDEST_VENV)/bin/python -m pip install -q --upgrade pip
-	$(OLDEST_VENV)/bin/python -m pip install -q $(OLDEST) -e '.[iac,moto]' --group test --group frameworks
-	$(OLDEST_VENV)/bin/python -c 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
-	touch $@
+OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0' 'pluggy==1.2.0'
+$(eval $(call venv,$(OLDEST_VENV),$(PYTHON),$(OLDEST) $(SUITE)))
+OLDEST_SPEAKS_QUERY := 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
 
 test-oldest: $(OLDEST_VENV)/.installed
-	$(OLDEST_VENV)/bin/python -c 'import botocore, pytest; assert (botocore.__version__, pytest.__version__) == ("1.31.80", "7.4.0")'
+	$(OLDEST_VENV)/bin/python -c 'import botocore, pluggy, pytest; assert (botocore.__version__, pytest.__version__, pluggy.__version__) == ("1.31.80", "7.4.0", "1.2.0")'
+	$(OLDEST_VENV)/bin/python -c $(OLDEST_SPEAKS_QUERY)
 	$(OLDEST_VENV)/bin/python -m pytest -q -n 2
 
 # The boto3-level tests through the query/XML protocol: the oldest venv's botocore speaks it.
 test-query: $(OLDEST_VENV)/.installed
+	$(OLDEST_VENV)/bin/python -c $(OLDEST_SPEAKS_QUERY)
 	$(OLDEST_VENV)/bin/python -m pytest tests/api tests/protocol tests/server tests/interop examples -p no:randomly -q
 
 # As a user installs it: the wheel built, installed into a fresh venv in an empty folder, and an
@@ -126,10 +117,8 @@ docs-screenshot: $(VENV)/.installed $(CHROMIUM)
 THIRD_PARTY_VENV ?= .venv-third-party
 THIRD_PARTY_DEPS := pytest 'structlog>=24.1' 'newrelic>=9' 'sentry-sdk>=2' 'opentelemetry-api>=1.20'
 
-$(THIRD_PARTY_VENV)/.installed: pyproject.toml
-	$(PYTHON) -m venv $(THIRD_PARTY_VENV)
-	$(THIRD_PARTY_VENV)/bin/python -m pip install -q -e '.[moto]' $(THIRD_PARTY_DEPS)
-	touch $@
+THIRD_PARTY := -e '.[moto]' $(THIRD_PARTY_DEPS)
+$(eval $(call venv,$(THIRD_PARTY_VENV),$(PYTHON),$(THIRD_PARTY)))
 
 test-third-party: $(THIRD_PARTY_VENV)/.installed
 	$(THIRD_PARTY_VENV)/bin/python .ci/third_party.py

@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..fake.options import FAULT_OPTIONS, Options
-from .naming import run_prefix
-
 if TYPE_CHECKING:
+    from ..fake.options import Options
     from .sqs import ContractSQS
 
 ENDPOINT_KEY = pytest.StashKey[str | None]()
 PREFIX_KEY = pytest.StashKey[str]()
 TEST_COUNTER_KEY = pytest.StashKey[Iterator[int]]()
-# Options that only a fake can honour: a test that sets them is skipped in contract mode.
-# queues_from: contract mode declares only `queues` (its names are prefixed, which would break
-# the ARNs a file wires between queues), so a test reading files skips there.
-FAKE_ONLY_OPTIONS = (*FAULT_OPTIONS, "faults", "clock", "start", "queues_from")
+# Options that only a fake can honour (beside the fault options): a test that sets them is
+# skipped in contract mode. queues_from: contract mode declares only `queues` (its names are
+# prefixed, which would break the ARNs a file wires between queues), so a test reading files
+# skips there.
+FAKE_ONLY_OPTIONS = ("faults", "clock", "start", "queues_from")
 
 
 def add_contract_options(parser: pytest.Parser, group: Any) -> None:
@@ -54,8 +52,11 @@ def configure_contract(config: pytest.Config) -> None:
         "fakesqs_endpoint"
     )
     config.stash[ENDPOINT_KEY] = str(endpoint).strip() or None
-    config.stash[PREFIX_KEY] = run_prefix()
-    config.stash[TEST_COUNTER_KEY] = itertools.count(1)
+    if config.stash[ENDPOINT_KEY] is not None:  # contract mode: its parts load now
+        from .naming import run_prefix
+
+        config.stash[PREFIX_KEY] = run_prefix()
+        config.stash[TEST_COUNTER_KEY] = itertools.count(1)
     config.addinivalue_line(
         "markers",
         "fakesqs_only: the test needs the fake (fault injection, time travel...); "
@@ -96,8 +97,11 @@ def skip_if_fake_only(item: pytest.Item, options: Options | None = None) -> None
             f"contract mode: this test describes flavor={options.flavor!r}, but {endpoint} "
             f"is {endpoint_flavor(endpoint)!r}"
         )
+    from ..fake.option_catalogue import FAULT_OPTIONS
+    from ..fake.options import Options
+
     defaults = Options()
-    for name in FAKE_ONLY_OPTIONS:
+    for name in (*FAULT_OPTIONS, *FAKE_ONLY_OPTIONS):
         if getattr(options, name) != getattr(defaults, name):
             pytest.skip(
                 f"contract mode: option {name}={getattr(options, name)!r} needs the fake; "
@@ -120,10 +124,3 @@ def start_contract(config: pytest.Config, options: Options) -> ContractSQS:
         # Per test too: AWS refuses to re-create a name for 60 s after it was deleted.
         prefix=f"{config.stash[PREFIX_KEY]}{next(counter)}-",
     ).start()
-
-
-@dataclass(frozen=True)
-class ContractServer:
-    """`fakesqs_server` in contract mode: subprocesses are pointed at the real endpoint."""
-
-    endpoint_url: str

@@ -11,6 +11,7 @@ import os
 import time
 import warnings
 from collections.abc import Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, NoReturn
 
@@ -20,6 +21,7 @@ from botocore.exceptions import ClientError
 
 from ..api.queue_record import attribute_text
 from ..fake.dead_letters import DeadLetterQuery, Matcher
+from ..fake.declare import declare_queues
 from ..fake.options import Options
 from ..fake.records import DeadLetter
 from .dead_letters import assert_dead_lettered, assert_no_dead_letters, read_dead_letters
@@ -70,8 +72,7 @@ class ContractSQS:
         ):
             self._saved_env[name] = os.environ.get(name)
             os.environ[name] = value
-        for name, attributes in _declaration_order(self.options.queues):
-            self._declare(name, dict(attributes))
+        declare_queues(_EndpointCreator(self), self.options.queues)
         return self
 
     def stop(self) -> None:
@@ -145,16 +146,6 @@ class ContractSQS:
         ]
         self._created[name] = url
         return url
-
-    def _declare(self, name: str, attributes: dict[str, Any]) -> None:
-        dlq = attributes.pop("dlq", None)
-        max_receive_count = attributes.pop("max_receive_count", 10)
-        if dlq is not None:
-            arn = self.queue(str(dlq)).arn
-            attributes["RedrivePolicy"] = json.dumps(
-                {"deadLetterTargetArn": arn, "maxReceiveCount": int(max_receive_count)}
-            )
-        self.create_queue(name, **attributes)
 
     def _url(self, name_or_url: str) -> str:
         if "://" in name_or_url:
@@ -243,11 +234,32 @@ class ContractSQS:
         return f"<ContractSQS endpoint={self.endpoint_url} prefix={self.prefix!r}>"
 
 
-def _declaration_order(queues: dict[str, dict[str, Any]]) -> list[tuple[str, dict[str, Any]]]:
-    """Dead-letter queues first, so a RedrivePolicy can name them."""
-    dlqs = {str(attrs.get("dlq")) for attrs in queues.values() if attrs.get("dlq")}
-    return sorted(queues.items(), key=lambda item: item[0] not in dlqs)
+class _EndpointCreator:
+    """Contract mode's declared queues, created at the real endpoint as the fake creates them
+    (fake/declare.py): the same order, RedrivePolicy and tags."""
+
+    def __init__(self, sqs: ContractSQS) -> None:
+        self._sqs = sqs
+
+    def exists(self, name: str) -> bool:
+        return False  # each run's queue names are its own (run_prefix)
+
+    def arn(self, name: str) -> str:
+        return self._sqs.queue(name).arn
+
+    def create(self, name: str, attributes: dict[str, Any]) -> str:
+        return self._sqs.create_queue(name, **attributes)
+
+    def tag(self, url: str, tags: dict[str, str]) -> None:
+        self._sqs.client.tag_queue(QueueUrl=url, Tags=tags)
 
 
 def new_contract(options: Options, **kwargs: Any) -> ContractSQS:
     return ContractSQS(options, _token=_PRIVATE, **kwargs)
+
+
+@dataclass(frozen=True)
+class ContractServer:
+    """`fakesqs_server` in contract mode: subprocesses are pointed at the real endpoint."""
+
+    endpoint_url: str

@@ -15,10 +15,10 @@ from ..api import RequestContext
 from ..engine import Queue
 from ..engine.errors import FakeSQSWarning
 from ..engine.settings import QueueKey
-from ..transport.inprocess import activate, deactivate
+from ..transport.serving import activate, deactivate
 from .core import FakeCore, Inspection, ServerAccess
 from .dead_letters import DeadLetterQuery, Matcher
-from .declare import declare_queues
+from .declare import DirectoryCreator, declare_queues
 from .fault_schedule import FaultSchedule
 from .idle import (
     DEFAULT_MAX_STEPS,
@@ -113,7 +113,7 @@ class FakeSQS:
 
     def _declare_queues(self) -> None:
         directory = self._core.directory
-        declare_queues(directory, configured_queues(directory, self.options))
+        declare_queues(DirectoryCreator(directory), configured_queues(directory, self.options))
 
     # -- time ----------------------------------------------------------------------------------
 

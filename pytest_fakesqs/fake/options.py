@@ -20,6 +20,8 @@ from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
 from ..engine.fault_options import StandardOrder, check_probability
 from .declare import creation_order
+from .ini import parse_bool
+from .option_catalogue import FAULT_OPTIONS, HELP
 from .text import nearest
 
 if TYPE_CHECKING:
@@ -117,132 +119,61 @@ def _check_credentials(value: dict[str, Any]) -> None:
 class Options:
     """Every option of the fake; the marker's kwargs are exactly this signature."""
 
-    clock: ClockMode = field(
-        default="frozen",
-        metadata=about(
-            "frozen | frozen-instant | autojump | real | system: how time moves (frozen: the "
-            "test's thread jumps at once, other threads wait autojump_threshold first)"
-        ),
-    )
+    clock: ClockMode = field(default="frozen", metadata=about(HELP["clock"]))
     start: datetime | str | float | None = field(
-        default=None,
-        metadata=about("the fake's start time (ISO-8601); 2024-01-01T00:00:00Z", _check_start),
+        default=None, metadata=about(HELP["start"], _check_start)
     )
-    region: str = field(
-        default=DEFAULT_REGION,
-        metadata=about("region of the queues fakesqs helpers make", _check_region),
-    )
+    region: str = field(default=DEFAULT_REGION, metadata=about(HELP["region"], _check_region))
     account_id: str = field(
-        default=DEFAULT_ACCOUNT_ID,
-        metadata=about("the account in queue URLs and ARNs", _check_account_id),
+        default=DEFAULT_ACCOUNT_ID, metadata=about(HELP["account_id"], _check_account_id)
     )
-    flavor: Flavor = field(
-        default="aws", metadata=about("aws | ymq: whose limits and URLs the fake has")
-    )
+    flavor: Flavor = field(default="aws", metadata=about(HELP["flavor"]))
     queues: dict[str, dict[str, Any]] = field(
-        default_factory=dict,
-        metadata=about(
-            'queues made for every test, as JSON: {"orders": {"dlq": "orders-dlq", '
-            '"max_receive_count": 5}, "orders-dlq": {}}',
-            _check_queues,
-        ),
+        default_factory=dict, metadata=about(HELP["queues"], _check_queues)
     )
     autojump_threshold: float = field(
         default=DEFAULT_AUTOJUMP_THRESHOLD,
-        metadata=about(
-            "real seconds a long poll waits for other threads before time jumps (autojump; "
-            "frozen, in threads other than the test's)",
-            _check_not_negative("autojump_threshold"),
-        ),
+        metadata=about(HELP["autojump_threshold"], _check_not_negative("autojump_threshold")),
     )
-    assert_dlq_empty: bool = field(
-        default=False,
-        metadata=about("a dead letter never asserted on makes the test ERROR at teardown"),
-    )
+    assert_dlq_empty: bool = field(default=False, metadata=about(HELP["assert_dlq_empty"]))
     assert_no_client_errors: bool = field(
-        default=False,
-        metadata=about("an SQS error the code under test swallowed makes the test ERROR"),
+        default=False, metadata=about(HELP["assert_no_client_errors"])
     )
 
     duplicate_delivery: float = field(
         default=0.0,
-        metadata=about(
-            "probability that a delivery is repeated later (standard queues)",
-            _check_probability("duplicate_delivery"),
-        ),
+        metadata=about(HELP["duplicate_delivery"], _check_probability("duplicate_delivery")),
     )
-    standard_order: StandardOrder = field(
-        default="fifo",
-        metadata=about("fifo | shuffled: seeded random order on standard queues"),
-    )
+    standard_order: StandardOrder = field(default="fifo", metadata=about(HELP["standard_order"]))
     empty_receives: float = field(
-        default=0.0,
-        metadata=about(
-            "probability that a short poll comes back empty",
-            _check_probability("empty_receives"),
-        ),
+        default=0.0, metadata=about(HELP["empty_receives"], _check_probability("empty_receives"))
     )
-    seed: int | None = field(
-        default=None, metadata=about("seed for every random choice; default: from the run seed")
-    )
-    faults: FaultSchedule | None = field(
-        default=None,
-        metadata=about(
-            "marker / fake_sqs() only: a FaultSchedule (pytest_fakesqs.strategies."
-            "fault_schedules()) deciding every fault instead of the probabilities"
-        ),
-    )
+    seed: int | None = field(default=None, metadata=about(HELP["seed"]))
+    faults: FaultSchedule | None = field(default=None, metadata=about(HELP["faults"]))
     # flavor="ymq": serve AWS JSON with YDB-style errors ("accept") or answer 502 ("reject").
-    ymq_json: YmqJson = field(
-        default="accept", metadata=about("accept | reject: flavor=ymq's answer to AWS JSON")
-    )
-    verify_signatures: bool = field(
-        default=False, metadata=about("check SigV4 signatures against credentials")
-    )
+    ymq_json: YmqJson = field(default="accept", metadata=about(HELP["ymq_json"]))
+    verify_signatures: bool = field(default=False, metadata=about(HELP["verify_signatures"]))
     credentials: dict[str, str] = field(
-        default_factory=dict,
-        metadata=about(
-            'accepted key pairs, as JSON: {"access key id": "secret access key"}',
-            _check_credentials,
-        ),
+        default_factory=dict, metadata=about(HELP["credentials"], _check_credentials)
     )
     queues_from: str | os.PathLike[str] | list[Any] | None = field(
-        default=None,
-        metadata=about("Terraform / CloudFormation files (ini: a path a line)", _check_queues_from),
+        default=None, metadata=about(HELP["queues_from"], _check_queues_from)
     )
     queues_from_vars: dict[str, Any] = field(
-        default_factory=dict, metadata=about('variables for queues_from, as JSON: {"env": "ci"}')
+        default_factory=dict, metadata=about(HELP["queues_from_vars"])
     )
 
     accounts: dict[str, str] = field(
-        default_factory=dict,
-        metadata=about(
-            'whose credentials are whose, as JSON: {"access key id": "account id"}; a 12-digit '
-            "key id is that account, moto's keys are moto's accounts, the rest account_id's",
-            _check_accounts,
-        ),
+        default_factory=dict, metadata=about(HELP["accounts"], _check_accounts)
     )
-    enforce_policies: bool = field(
-        default=False,
-        metadata=about(
-            "authorise calls and service deliveries against queue Policy documents, as AWS does"
-        ),
-    )
+    enforce_policies: bool = field(default=False, metadata=about(HELP["enforce_policies"]))
     history_limit: int | None = field(
-        default=None,
-        metadata=about(
-            "finished messages (and calls) remembered, oldest forgotten first; "
-            "default: all (serve: 10000)",
-            _check_history_limit,
-        ),
+        default=None, metadata=about(HELP["history_limit"], _check_history_limit)
     )
 
     contract_max_sleep: float = field(
         default=60.0,
-        metadata=about(
-            "contract mode: the longest real sleep advance() may take; longer skips the test",
-            _check_not_negative("contract_max_sleep"),
-        ),
+        metadata=about(HELP["contract_max_sleep"], _check_not_negative("contract_max_sleep")),
     )
 
     def __post_init__(self) -> None:
@@ -282,8 +213,6 @@ class Options:
         return any(getattr(self, name) != default[name] for name in FAULT_OPTIONS)
 
 
-# The options whose random choices the seed reproduces.
-FAULT_OPTIONS = ("duplicate_delivery", "standard_order", "empty_receives")
 # Options a value in an ini file cannot give.
 PYTHON_ONLY_OPTIONS = ("faults",)
 
@@ -406,10 +335,6 @@ def _check_type(name: str, value: Any, annotation: Any) -> None:
     raise TypeError(f"{name} must be {_describe(annotation)}; got {value!r}")
 
 
-_TRUE = ("true", "yes", "on", "1")
-_FALSE = ("false", "no", "off", "0")
-
-
 def parse_ini(name: str, text: str) -> Any:
     """An ini value as the option's type wants it; ValueError with a readable message."""
     if name in PYTHON_ONLY_OPTIONS:
@@ -428,9 +353,7 @@ def parse_ini(name: str, text: str) -> Any:
     for member in members:
         origin = typing.get_origin(member) or member
         if member is bool:
-            if stripped.lower() in _TRUE + _FALSE:
-                return stripped.lower() in _TRUE
-            raise ValueError(f"expected true or false, got {stripped!r}")
+            return parse_bool(stripped)
         if member in (int, float):
             try:
                 return member(stripped)

@@ -1,51 +1,48 @@
 """`fakesqs_block_real_sqs`: an SQS request that no fake serves fails the test.
 
-Deny by default and say how to allow, as pytest-django does for the database. botocore's HTTP
-send step is wrapped once botocore is imported (never before: a run without SQS code does not
-pay for it), under the in-process transport's own patch, so a request reaches the wrapper only
-when no fake answered it. The refusal is raised in the call and also kept on the test item, so
-the test fails even when the code under test swallows the exception. Other AWS services, the
-fake's own HTTP servers, contract mode and tests marked `fakesqs_allow_real_sqs` pass.
+Deny by default and say how to allow, as pytest-django does for the database. The default,
+`cloud`, refuses requests to public cloud SQS (AWS in every partition, Yandex Message Queue);
+`true` refuses every SQS request no fake serves; `false` lets them all go. The guard is the
+transport's gate (transport/serving.py): every in-process transport asks it about a request no
+fake served, before the request leaves — for botocore before it even signs, so a machine
+without credentials hears `RealSQSBlocked`, not `NoCredentialsError`. Nothing is patched here,
+and botocore is patched only once the code under test imports it. The refusal is raised in the
+call and also kept on the test item, so the test fails even when the code under test swallows
+the exception. Other AWS services, the fake's own HTTP servers, moto's `mock_aws`, contract
+mode and tests marked `fakesqs_allow_real_sqs` pass. The innermost pytest run decides (pytester
+runs pytest inside pytest): its guard is the transport's last gate until it unconfigures. What
+the guard says, and which endpoints are public cloud SQS, is refusals.py (loaded at the first
+refusal: this module loads on every pytest run).
 """
 
 from __future__ import annotations
 
-import json
+import sys
 import threading
-from collections.abc import Callable, Generator
-from dataclasses import dataclass
+from collections.abc import Generator
 from types import ModuleType
-from typing import Any
-from urllib.parse import parse_qs
+from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from ..fake.ini import parse_bool
 from ..transport.kombu_clients import KOMBU_CLIENTS
-from ..transport.patching import Patches
+from .config import ALLOW_MARKER, BLOCK_INI, DEFAULT_BLOCK_MODE, BlockMode
 
-INI_NAME = "fakesqs_block_real_sqs"
-ALLOW_MARKER = "fakesqs_allow_real_sqs"
+if TYPE_CHECKING:
+    from .refusals import Attempt
+
 PLUGIN_NAME = "fakesqs-guard"
-HOW_TO_FIX = (
-    "Use the `fakesqs` fixture or the `@pytest.mark.fakesqs` marker so a fake serves SQS, or "
-    f"mark the test `@pytest.mark.{ALLOW_MARKER}` to let it reach real SQS on purpose."
-)
+# The modules whose import means SQS requests may follow: the gate is set up then (kombu's
+# client modules are named in a module of their own, which imports nothing).
+_SQS_CLIENTS = ("botocore.endpoint", "aiobotocore.endpoint", *KOMBU_CLIENTS)
 
 
 class RealSQSBlocked(RuntimeError):
     """Raised instead of sending an SQS request that no fake serves (blocking is on)."""
 
 
-@dataclass(frozen=True)
-class Attempt:
-    action: str
-    url: str
-
-    def __str__(self) -> str:
-        return f"{self.action} {self.url}"
-
-
-ATTEMPTS_KEY = pytest.StashKey[list[Attempt]]()
+ATTEMPTS_KEY = pytest.StashKey[list["Attempt"]]()
 
 
 def add_guard_options(parser: pytest.Parser, group: Any) -> None:
@@ -54,32 +51,44 @@ def add_guard_options(parser: pytest.Parser, group: Any) -> None:
         dest="fakesqs_block_real_sqs",
         action="store_true",
         default=False,
-        help="fail any test whose SQS request no fake serves (ini: fakesqs_block_real_sqs); "
-        f"@pytest.mark.{ALLOW_MARKER} lets one test through",
+        help="fail any test whose SQS request no fake serves, whatever its endpoint (ini "
+        f"{BLOCK_INI} = true); @pytest.mark.{ALLOW_MARKER} lets one test through",
     )
     parser.addini(
-        INI_NAME,
-        "fakesqs: fail any test whose SQS request no fake serves (true | false)",
-        type="bool",
-        default=False,
+        BLOCK_INI,
+        "fakesqs: fail a test whose SQS request no fake serves: cloud (default: public cloud "
+        "SQS endpoints only) | true (every endpoint) | false",
+        type="string",
+        default="",
     )
 
 
 def configure_guard(config: pytest.Config) -> None:
     config.addinivalue_line(
         "markers",
-        f"{ALLOW_MARKER}: this test may reach real SQS although fakesqs_block_real_sqs is on",
+        f"{ALLOW_MARKER}: this test may reach real SQS although {BLOCK_INI} blocks it",
     )
-    if blocking_requested(config) and not _contract_mode(config):
-        guard = Guard()
-        config.pluginmanager.register(guard, PLUGIN_NAME)
-        guard.install()
+    # Off in contract mode (the run is meant to reach a real endpoint), but still this run's
+    # gate: an outer pytest run's guard must not decide for it.
+    mode = "false" if _contract_mode(config) else blocking_mode(config)
+    guard = Guard(mode)
+    config.pluginmanager.register(guard, PLUGIN_NAME)
+    guard.install()
 
 
-def blocking_requested(config: pytest.Config) -> bool:
-    return bool(config.getoption("fakesqs_block_real_sqs", default=False)) or bool(
-        config.getini(INI_NAME)
-    )
+def blocking_mode(config: pytest.Config) -> BlockMode:
+    """The flag means `true`; else the ini value (`cloud` when unset). UsageError names the key."""
+    if config.getoption("fakesqs_block_real_sqs", default=False):
+        return "true"
+    text = str(config.getini(BLOCK_INI) or "").strip().lower()
+    if text in ("", "cloud"):
+        return "cloud"
+    try:
+        return "true" if parse_bool(text) else "false"
+    except ValueError:
+        raise pytest.UsageError(
+            f"ini option {BLOCK_INI}: expected cloud, true or false, got {text!r}"
+        ) from None
 
 
 def _contract_mode(config: pytest.Config) -> bool:
@@ -91,125 +100,73 @@ def _contract_mode(config: pytest.Config) -> bool:
 
 
 class Guard:
-    """Refuses unserved SQS requests and fails the test that made them; a pytest plugin."""
+    """Refuses unserved SQS requests and fails the test that made them; a pytest plugin, and
+    the transport's gate (`transport.serving.Gate`) while installed."""
 
-    def __init__(self) -> None:
+    def __init__(self, mode: BlockMode = DEFAULT_BLOCK_MODE) -> None:
+        self.mode = mode
         self._lock = threading.Lock()
-        self._patches = Patches()
-        self._active = True
+        self._installed = False
         self.item: pytest.Item | None = None  # the test running now
 
-    # -- patching ------------------------------------------------------------------------------
-
     def install(self) -> None:
-        self._patches.when_imported("botocore.endpoint", self._patch_botocore)
-        self._patches.when_imported("aiobotocore.endpoint", self._patch_aiobotocore)
-        for module in KOMBU_CLIENTS:  # Celery's SQS worker polls through kombu's own client
-            self._patches.when_imported(module, self._patch_kombu)
+        """Become the transport's gate once botocore or aiobotocore is imported (now, if it
+        is): until then the transport is not even loaded."""
+        from ..transport import import_watch
+
+        for module in _SQS_CLIENTS:
+            import_watch.follow(module, self._gate_on)
+            if module in sys.modules:
+                self._gate_on(sys.modules[module])
 
     def uninstall(self) -> None:
-        self._active = False  # inert, should another patch sit on top of it
-        self._patches.undo()
+        from ..transport import import_watch
 
-    def _patch_botocore(self, module: ModuleType) -> None:
-        self._patches.wrap(module.Endpoint, "_send", self._guarded)
+        for module in _SQS_CLIENTS:
+            import_watch.unfollow(module, self._gate_on)
+        if self._installed:
+            from ..transport import serving
 
-    def _patch_aiobotocore(self, module: ModuleType) -> None:
-        self._patches.wrap(module.AioEndpoint, "_send", self._guarded_async)
+            serving.remove_gate(self)
+            self._installed = False
 
-    def _patch_kombu(self, module: ModuleType) -> None:
-        client = getattr(module, KOMBU_CLIENTS[module.__name__], None)
-        if client is not None:
-            self._patches.wrap(client, "add_request", self._guarded_kombu)
+    def _gate_on(self, _module: ModuleType) -> None:
+        if not self._installed:
+            from ..transport import serving
 
-    def _guarded_kombu(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        guard = self
-
-        def add_request(self: Any, request: Any) -> Any:
-            __tracebackhide__ = True
-            from ..transport.kombu_http import is_sqs_request
-
-            if is_sqs_request(request):
-                guard.check_sqs(request)
-            return original(self, request)
-
-        return add_request
-
-    def _guarded(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        guard = self
-
-        def _send(self: Any, request: Any) -> Any:
-            __tracebackhide__ = True
-            guard.check(self, request)
-            return original(self, request)
-
-        return _send
-
-    def _guarded_async(self, original: Callable[..., Any]) -> Callable[..., Any]:
-        guard = self
-
-        async def _send(self: Any, request: Any) -> Any:
-            __tracebackhide__ = True
-            guard.check(self, request)
-            return await original(self, request)
-
-        return _send
+            serving.add_gate(self)
+            self._installed = True
 
     # -- refusing ------------------------------------------------------------------------------
 
-    def check(self, endpoint: Any, request: Any) -> None:
-        """Raise RealSQSBlocked for an SQS request about to leave the process unserved."""
+    def __call__(self, url: str, action: str, queue_url: str | None) -> None:
+        """Raise RealSQSBlocked for an SQS request to `url` about to leave the process unserved."""
         __tracebackhide__ = True
-        if getattr(endpoint, "_endpoint_prefix", None) != "sqs":
-            return  # other AWS services are not ours to block
-        self.check_sqs(request)
+        from .refusals import Attempt, is_cloud_endpoint, refusal_text
 
-    def check_sqs(self, request: Any) -> None:
-        """Raise RealSQSBlocked for this SQS request (botocore's, or any transport's with a
-        `url`, `headers` and `body`): no fake served it and it is about to leave the process."""
-        __tracebackhide__ = True
-        if not self._active:
+        if self.mode == "false" or (self.mode == "cloud" and not is_cloud_endpoint(url)):
             return
-        from ..transport.inprocess import _addressed_to_local_server
-
-        if _addressed_to_local_server(request.url or ""):
-            return  # one of this process's fake servers answers it over HTTP
         item = self.item
         if item is not None and item.get_closest_marker(ALLOW_MARKER) is not None:
             return
-        attempt = Attempt(*action_and_url(request))
+        attempt = Attempt(action, queue_url or url)
         if item is not None:
             with self._lock:
                 item.stash.setdefault(ATTEMPTS_KEY, []).append(attempt)
-        raise RealSQSBlocked(refusal_text(attempt))
+        raise RealSQSBlocked(refusal_text(attempt, self.mode))
 
     # -- pytest hooks --------------------------------------------------------------------------
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_protocol(self, item: pytest.Item) -> Generator[None, object, object]:
-        self.item = item
-        try:
-            return (yield)
-        finally:
-            self.item = None
+    # One hook wrapper per phase report, not per phase (this runs for every test of the run): a
+    # phase that met a refusal and still passed (the code under test swallowed it) is turned
+    # into a failure of that phase; one that failed anyway shows the refusals in a section.
 
-    # A phase that met a refusal and still passed (the code under test swallowed it) fails
-    # when it ends; one that failed anyway shows the refusals in a report section.
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self.item = item  # before any fixture of the test runs
 
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_setup(self, item: pytest.Item) -> Generator[None, None, None]:
-        yield
-        self._fail_if_refused(item, "setup")
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_call(self, item: pytest.Item) -> Generator[None, None, None]:
-        yield
-        self._fail_if_refused(item, "call")
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_runtest_teardown(self, item: pytest.Item) -> Generator[None, None, None]:
-        yield
-        self._fail_if_refused(item, "teardown")
+    def pytest_runtest_logfinish(self) -> None:
+        self.item = None
 
     def _take_attempts(self, item: pytest.Item) -> list[Attempt]:
         with self._lock:
@@ -217,20 +174,21 @@ class Guard:
             item.stash[ATTEMPTS_KEY] = []
         return attempts
 
-    def _fail_if_refused(self, item: pytest.Item, when: str) -> None:
-        attempts = self._take_attempts(item)
-        if attempts:
-            raise pytest.fail.Exception(swallowed_text(attempts, when), pytrace=False)
-
     @pytest.hookimpl(wrapper=True, trylast=True)
     def pytest_runtest_makereport(
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
-        attempts = self._take_attempts(item)  # left only by a phase that failed on its own
-        if attempts and report.failed and not _only_the_refusal_itself(call, attempts):
+        attempts = self._take_attempts(item)
+        if not attempts:
+            return report
+        from .refusals import swallowed_report, swallowed_text
+
+        if report.passed:
+            return swallowed_report(item, call, swallowed_text(attempts, call.when, self.mode))
+        if report.failed and not _only_the_refusal_itself(call, attempts):
             report.sections.append(
-                ("fakesqs: real SQS blocked", swallowed_text(attempts, call.when))
+                ("fakesqs: real SQS blocked", swallowed_text(attempts, call.when, self.mode))
             )
         return report
 
@@ -245,49 +203,3 @@ def _only_the_refusal_itself(call: pytest.CallInfo[None], attempts: list[Attempt
         and call.excinfo is not None
         and isinstance(call.excinfo.value, RealSQSBlocked)
     )
-
-
-def refusal_text(attempt: Attempt) -> str:
-    from ..fake.text import see
-
-    return (
-        f"Real SQS access not allowed: {attempt.action} to {attempt.url} was not served by a "
-        f"fake ({INI_NAME} is on).\n{HOW_TO_FIX}\n{see('fail_safe')}"
-    )
-
-
-def swallowed_text(attempts: list[Attempt], when: str) -> str:
-    from ..fake.text import plural, see
-
-    during = "" if when == "call" else f" during {when}"
-    lines = [
-        f"fakesqs: the test tried to reach real SQS{during} "
-        f"({plural(len(attempts), 'request')} refused, {INI_NAME} is on):"
-    ]
-    lines += [f"  - {attempt}" for attempt in attempts]
-    lines += [HOW_TO_FIX, see("fail_safe")]
-    return "\n".join(lines)
-
-
-def action_and_url(request: Any) -> tuple[str, str]:
-    """The SQS action of a botocore request and the queue URL it names (else its own URL)."""
-    headers = request.headers
-    target = headers.get("X-Amz-Target")
-    body = request.body
-    if isinstance(body, bytes | bytearray):
-        body = bytes(body).decode("utf-8", "replace")
-    params: dict[str, Any] = {}
-    if isinstance(body, str) and body:
-        if target:
-            try:
-                loaded = json.loads(body)
-            except ValueError:
-                loaded = {}
-            params = loaded if isinstance(loaded, dict) else {}
-        else:
-            params = {key: values[0] for key, values in parse_qs(body).items()}
-    if isinstance(target, bytes):
-        target = target.decode("utf-8", "replace")
-    action = str(target).rsplit(".", 1)[-1] if target else str(params.get("Action", "a request"))
-    queue_url = params.get("QueueUrl")
-    return action, str(queue_url) if isinstance(queue_url, str) and queue_url else request.url

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from ..contract.setup import (
-    ContractServer,
     add_contract_options,
     configure_contract,
     contract_endpoint,
@@ -22,10 +21,8 @@ from ..contract.setup import (
     skip_if_fake_only,
     start_contract,
 )
-from ..fake.options import make_options
-from .config import add_ini_options, header, marker_line, marker_values, options_for, read_ini
+from .config import add_html_options, add_ini_options, marker_line, read_ini
 from .moto import add_moto_options, configure_moto, moto_dropin
-from .pages import add_html_options, write_page
 from .seeding import (
     configure_seed,
     give_seed_to_worker,
@@ -67,10 +64,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     ini_values = config.stash[ini_values_key]
     if contract_endpoint(config) is not None:
+        from ..fake.options import make_options
+
         region = (
             config.getoption("fakesqs_region", default=None) or make_options(**ini_values).region
         )
         return [contract_header(config, region)]
+    from .options import header
+
     lines = [header(ini_values)]
     if show_seed(config, ini_values):
         lines.append(seed_line(config))
@@ -95,7 +96,7 @@ def pytest_configure_node(node: Any) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     configure_seed(config)
     configure_contract(config)
-    config.addinivalue_line("markers", marker_line())
+    config.addinivalue_line("markers", marker_line(config))
     config.stash[ini_values_key] = read_ini(config)
     from .guard import configure_guard
 
@@ -130,6 +131,8 @@ def pytest_runtest_makereport(
         from .report import report_section
 
         section = report_section(fake, verbose=fake.verbose)
+        from .pages import write_page
+
         page_line = write_page(item, fake, report)
         report.sections.append(("fakesqs", f"{section}\n{page_line}" if page_line else section))
     return report
@@ -138,6 +141,8 @@ def pytest_runtest_makereport(
 @pytest.fixture
 def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     """A fresh fake SQS (engine + virtual clock) serving every SQS call made during the test."""
+    from .options import options_for
+
     try:
         options = options_for(request.node, request.config.stash[ini_values_key])
     except (TypeError, ValueError) as error:  # a bad marker option: one line, not a traceback
@@ -186,10 +191,13 @@ def warn_of_faults_never_seen(fake: FakeSQS, item: pytest.Item) -> None:
     suite's, for tests that may or may not meet them: those are left out."""
     __tracebackhide__ = True
     from ..engine.errors import FakeSQSWarning
+    from .options import marker_values
 
+    # Shown at the test's own line, not this hook's: that is where the fault was asked for.
+    path, line, _ = item.reportinfo()
     for text in fake.teardown_warnings(configured=set(marker_values(item))):
         try:
-            warnings.warn(FakeSQSWarning(text), stacklevel=1)
+            warnings.warn_explicit(FakeSQSWarning(text), FakeSQSWarning, str(path), (line or 0) + 1)
         except FakeSQSWarning:  # -W error::pytest_fakesqs.FakeSQSWarning
             break
     else:
@@ -200,7 +208,7 @@ def warn_of_faults_never_seen(fake: FakeSQS, item: pytest.Item) -> None:
 @pytest.fixture
 def fakesqs_server(fakesqs: FakeSQS) -> Iterator[FakeSQSServer]:
     """The test's `fakesqs`, also served over HTTP: `.endpoint_url` on a free 127.0.0.1 port."""
-    from ..contract.sqs import ContractSQS
+    from ..contract.sqs import ContractServer, ContractSQS
     from ..server.server import FakeSQSServer
 
     if isinstance(fakesqs, ContractSQS):  # contract mode: the real endpoint stands in
@@ -223,6 +231,7 @@ def fakesqs_session_server(
     """One HTTP-only fake SQS for the whole session (its own FakeSQS, at `.fake`); its options
     are the ini ones with `fakesqs_session_options` on top."""
     from ..fake.facade import new_fake
+    from ..fake.options import make_options
     from ..server.server import FakeSQSServer
 
     ini_values = request.config.stash[ini_values_key]

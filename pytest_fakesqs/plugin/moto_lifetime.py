@@ -1,4 +1,5 @@
-"""The drop-in's fake: SQS served while moto's mock is on, its state living as long as moto's.
+"""The drop-in's fake: SQS served while moto's mock is on, its state living as long as moto's;
+and the drop-in's pytest hooks (`MotoDropIn`), loaded only once the drop-in is on.
 
 One fake at a time, as moto has one state at a time. It starts fresh when moto's outermost mock
 starts with a reset (moto resets there) and when moto's state is reset meanwhile; moto's stop
@@ -11,10 +12,14 @@ for it is served with or without moto's mock.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
 
+import pytest
+
 from ..api.context import DEFAULT_REGION
+from .options import marker_values
+from .seeding import seed_for_test
 
 if TYPE_CHECKING:
     from ..fake.facade import FakeSQS
@@ -129,3 +134,73 @@ class MotoLifetime:
         if self.fake is not None and self.serving:
             self.fake.stop()
         self.serving = False
+
+
+class MotoDropIn:
+    """The drop-in's pytest hooks, registered only while it is on."""
+
+    def __init__(self, config: pytest.Config, ini_values: dict[str, Any]) -> None:
+        self.config = config
+        self.ini_values = ini_values
+        self.item: pytest.Item | None = None  # the test running now, for its marker options
+        self.lifetime: MotoLifetime = MotoLifetime(self.options)
+        self.lifetime.verbose = config.getoption("verbose") > 0
+
+    def options(self) -> Options:
+        """A fresh fake's options: moto's defaults < ini < the running test's markers."""
+        from ..fake.options import make_options
+
+        values = {**moto_defaults(), **self.ini_values}
+        if self.item is not None:
+            values.update(marker_values(self.item))
+        options = make_options(**values)
+        if options.seed is None:
+            options.seed = seed_for_test(self.config, self.item.nodeid if self.item else "")
+        return options
+
+    # -- the `fakesqs` fixture -----------------------------------------------------------------
+
+    def hold(self, item: pytest.Item) -> FakeSQS:
+        self.item = item
+        return self.lifetime.hold()
+
+    def release(self) -> None:
+        self.lifetime.release()
+
+    # -- hooks ---------------------------------------------------------------------------------
+
+    def pytest_report_header(self) -> str:
+        from ..transport import moto_lifecycle
+
+        return (
+            f"fakesqs: moto drop-in (moto {moto_lifecycle.moto_version()}): SQS from the fake "
+            "while moto's mock "
+            "is active, every other service from moto"
+        )
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item: pytest.Item) -> None:
+        self.item = item
+        self.lifetime.mark_test_start()
+
+    def pytest_runtest_logfinish(self) -> None:
+        self.item = None
+
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_makereport(
+        self, item: pytest.Item
+    ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+        report = yield
+        fake = self.lifetime.used_in_this_test()
+        uses_fixture = "fakesqs" in getattr(item, "fixturenames", ())  # that one reports it
+        if fake is not None and report.when == "call" and report.failed and not uses_fixture:
+            from .report import report_section
+
+            report.sections.append(("fakesqs", report_section(fake, verbose=fake.verbose)))
+        return report
+
+    def pytest_unconfigure(self) -> None:
+        from ..transport import moto_lifecycle
+
+        moto_lifecycle.unwatch(self.lifetime)
+        self.lifetime.close()

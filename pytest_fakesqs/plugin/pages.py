@@ -14,10 +14,11 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
+from .config import HTML_INI
+
 if TYPE_CHECKING:
     from ..fake.facade import FakeSQS
 
-INI_NAME = "fakesqs_html"
 BESIDE_PYTEST_HTML = "fakesqs"  # the folder beside pytest-html's report when no DIR is given
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _NAME_LIMIT = 120
@@ -26,31 +27,13 @@ CALL_LIMIT = 2000
 DEAD_LETTER_LIMIT = 500
 
 
-def add_html_options(parser: pytest.Parser, group: pytest.OptionGroup) -> None:
-    group.addoption(
-        "--fakesqs-html",
-        dest="fakesqs_html",
-        metavar="DIR",
-        default=None,
-        help="write an HTML page (queues, dead letters, a timeline of the messages, the calls) "
-        "into DIR for each failing test that used the fake",
-    )
-    parser.addini(
-        INI_NAME,
-        "fakesqs: directory for the HTML page of each failing test that used the fake "
-        "(as --fakesqs-html; relative to the ini file)",
-        type="string",
-        default="",
-    )
-
-
 def pages_dir(config: pytest.Config) -> Path | None:
     """Where pages go: --fakesqs-html, else the ini option, else beside pytest-html's report
     (when it writes one), else nowhere."""
     option = config.getoption("fakesqs_html", default=None)
     if option:
         return Path(option).resolve()
-    ini = config.getini(INI_NAME)
+    ini = config.getini(HTML_INI)
     if isinstance(ini, str) and ini.strip():
         base = config.inipath.parent if config.inipath is not None else config.rootpath
         return (base / ini.strip()).resolve()

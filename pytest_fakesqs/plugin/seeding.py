@@ -8,9 +8,6 @@ from typing import Any
 
 import pytest
 
-from ..fake.options import make_options
-from .config import options_for
-
 SESSION_SEED = pytest.StashKey[int]()
 WORKER_SEED_KEY = "fakesqs_seed"
 
@@ -56,6 +53,10 @@ def show_seed(config: pytest.Config, ini_values: dict[str, Any]) -> bool:
         return True
     if config.pluginmanager.hasplugin("dsession"):
         return True
+    if not ini_values:
+        return False  # no ini option set: nothing injects faults
+    from ..fake.options import make_options
+
     return make_options(**ini_values).injects_faults
 
 
@@ -65,6 +66,8 @@ def uses_run_seed(items: list[pytest.Item], ini_values: dict[str, Any]) -> bool:
     for item in items:
         if item.get_closest_marker("fakesqs") is None:
             continue
+        from .options import options_for  # a test with the marker: the options load now
+
         try:
             options = options_for(item, ini_values)
         except (TypeError, ValueError):

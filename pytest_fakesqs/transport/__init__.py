@@ -1,4 +1,5 @@
-"""Transports: in-process (botocore's send step) and HTTP on a local port (`http`)."""
+"""Transports: in-process (botocore's send step; `serving` says which fake answers) and HTTP on
+a local port (`http`)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import TYPE_CHECKING
 from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
-    from .inprocess import activate, current_handler, deactivate
+    from .serving import activate, current_handler, deactivate
 
 __all__ = ["activate", "current_handler", "deactivate"]
 
@@ -15,8 +16,8 @@ __all__ = ["activate", "current_handler", "deactivate"]
 __getattr__, __dir__ = lazy_exports(
     __name__,
     {
-        "activate": ".inprocess",
-        "current_handler": ".inprocess",
-        "deactivate": ".inprocess",
+        "activate": ".serving",
+        "current_handler": ".serving",
+        "deactivate": ".serving",
     },
 )

@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import asyncio
 import importlib
+import inspect
 import threading
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any
+
+from botocore.exceptions import BotoCoreError
 
 from ..engine.clock import calling_thread, serving_for
 from ..protocol import WireHandler, WireRequest, WireResponse
@@ -26,8 +29,12 @@ from .inprocess import (
     absorb_back_off,
     emit_needs_retry,
     may_wait,
+    refuse_before_signing,
+    refuse_if_unserved,
+    refuse_instead_of,
     serving_handler,
     to_wire_request,
+    unserved_before_signing,
     virtual_retry_clock,
 )
 from .patching import Patches
@@ -50,8 +57,10 @@ def to_aio_response(url: str, response: WireResponse) -> Any:
 
 def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
     async def _send(self: Any, request: Any) -> Any:
+        __tracebackhide__ = True
         handler = serving_handler(self, request)
         if handler is None:
+            refuse_if_unserved(self, request)
             return await original(self, request)
         wire = to_wire_request(request)
         if may_wait(wire):
@@ -139,8 +148,31 @@ def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
     return _needs_retry
 
 
-def patch(patches: Patches, endpoint_module: ModuleType) -> None:
+def patch_sending(patches: Patches, endpoint_module: ModuleType) -> None:
     """Serve aiobotocore's SQS sends from `aiobotocore.endpoint` (this copy of it)."""
     endpoint = endpoint_module.AioEndpoint
     patches.wrap(endpoint, "_send", _serving_send)
     patches.wrap(endpoint, "_needs_retry", _retrying_on_the_clock)
+
+
+def _refusing_before_signing(original: Callable[..., Any]) -> Callable[..., Any]:
+    if not inspect.iscoroutinefunction(original):  # an aiobotocore that builds requests as
+        return original  # botocore does: botocore's own patch asks the question there
+
+    async def create_request(self: Any, params: Any, operation_model: Any = None) -> Any:
+        __tracebackhide__ = True
+        if not unserved_before_signing(self, params):
+            return await original(self, params, operation_model)
+        refuse_before_signing(self, params, operation_model)
+        try:
+            return await original(self, params, operation_model)
+        except BotoCoreError as failure:  # see inprocess: the refusal, not a credentials error
+            refuse_instead_of(failure, self, params, operation_model)
+            raise
+
+    return create_request
+
+
+def patch_building(patches: Patches, endpoint_module: ModuleType) -> None:
+    """An unserved SQS request aiobotocore cannot sign is refused, not a credentials error."""
+    patches.wrap(endpoint_module.AioEndpoint, "create_request", _refusing_before_signing)

@@ -29,11 +29,11 @@ import time
 from collections import deque
 from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
-from urllib.parse import parse_qs
 
 import httptools
 
 from ..protocol import WireHandler, WireRequest, WireResponse
+from ..protocol.sniffing import action_of
 from . import inprocess
 from .connections import (
     CONTINUE,
@@ -572,20 +572,6 @@ def _path_of(request: WireRequest) -> str:
     if "://" in path:
         path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
     return path
-
-
-def action_of(request: WireRequest) -> str:
-    """The SQS action a request names, in either protocol ('-' when it names none)."""
-    target = request.headers.get("x-amz-target", "")
-    if target:
-        return target.rpartition(".")[2] or target
-    query = request.url.partition("?")[2]
-    form = request.body.decode("utf-8", "replace") if request.body else ""
-    for text in (form, query):
-        actions = parse_qs(text).get("Action")
-        if actions:
-            return actions[0]
-    return "-"
 
 
 def _log_line(request: WireRequest, response: WireResponse, client: str, started: float) -> str:

@@ -2,37 +2,45 @@
 
 Patching `Endpoint._send` (the class, so clients made before activation are caught too) rather
 than adding one more `before-send` handler means every handler the client itself registered
-(tracing, X-Ray headers, moto...) has run before the fake sees the request. While a fake is
-active, every copy of `botocore.endpoint` imported is patched (pytest's in-process runs drop
-the modules they imported, so botocore may be imported anew under an active fake), and so are
-aiobotocore's endpoint (aio.py) and moto's stubber (moto_bridge.py) once they are imported.
+(tracing, X-Ray headers, moto...) has run before the fake sees the request. A request no fake
+serves goes to `serving.refuse_unserved` before it leaves; with the real-SQS guard on, a request
+botocore cannot sign (`Endpoint.create_request`: no credentials on the machine) is refused
+there too, so the refusal is what the test reads, not `NoCredentialsError`. A request that can
+be signed goes on through the client's `before-send` handlers (moto, a test's own stub). serving.py decides when these patches are on and puts them on
+every copy of `botocore.endpoint` imported meanwhile (pytest's in-process runs drop the modules
+they imported, so botocore may be imported anew under an active fake).
 """
 
 from __future__ import annotations
 
-import importlib
-import threading
 from collections.abc import Callable, Iterator
 from types import ModuleType
-from typing import Any
-from urllib.parse import urlsplit
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from botocore.awsrequest import AWSPreparedRequest, AWSResponse
-from botocore.endpoint import Endpoint
+from botocore.exceptions import BotoCoreError
 from botocore.hooks import first_non_none_response
 
 from ..engine import Clock
 from ..protocol import WireHandler, WireRequest, WireResponse
-from .kombu_clients import KOMBU_CLIENTS
+from ..protocol.sniffing import NO_ACTION, action_of, queue_url_of
 from .patching import Patches
 
-_lock = threading.Lock()
-_active: list[WireHandler] = []  # innermost activation last; only it serves
-_patches = Patches()  # on while any fake is active
-# Ports of this process's fake HTTP servers: requests addressed to one go over real HTTP, so a
-# session-wide server is never answered by a test's in-process fake.
-_served_ports: set[int] = set()
-_LOOPBACK = ("127.0.0.1", "localhost", "::1")
+if TYPE_CHECKING:  # imported by botocore's import itself, which serving.py follows
+    from botocore.endpoint import Endpoint
+
+from .serving import (
+    current_handler,
+    gated,
+    handler_for,
+    moto_mock_on,
+    pass_through,
+    refuse_unserved,
+    stop_passing_through,
+)
+
+__all__ = ["current_handler", "pass_through", "stop_passing_through"]  # for transport/http.py
 
 
 class _RawBody:
@@ -99,57 +107,112 @@ def to_aws_response(url: str, response: WireResponse) -> AWSResponse:
 
 def may_wait(request: WireRequest) -> bool:
     """A ReceiveMessage, in either protocol: the one call that can long-poll."""
-    target = request.headers.get("x-amz-target", "")
-    if target:
-        return target.endswith(".ReceiveMessage")
-    return b"Action=ReceiveMessage" in request.body or "Action=ReceiveMessage" in request.url
+    return action_of(request) == "ReceiveMessage"
 
 
 def is_sqs(endpoint: Endpoint) -> bool:
     return getattr(endpoint, "_endpoint_prefix", None) == "sqs"
 
 
-def current_handler() -> WireHandler | None:
-    return _active[-1] if _active else None
-
-
-def pass_through(port: int) -> None:
-    """Let requests to this local port reach the HTTP server listening there."""
-    with _lock:
-        _served_ports.add(port)
-
-
-def stop_passing_through(port: int) -> None:
-    with _lock:
-        _served_ports.discard(port)
-
-
-def _addressed_to_local_server(url: str) -> bool:
-    if not _served_ports:
-        return False
-    try:
-        parts = urlsplit(url)
-        return parts.port in _served_ports and parts.hostname in _LOOPBACK
-    except ValueError:
-        return False
-
-
 def serving_handler(endpoint: Endpoint, request: AWSPreparedRequest) -> WireHandler | None:
     """The fake that answers this request in-process, or None to send it as usual."""
-    handler = current_handler()
-    if handler is None or not is_sqs(endpoint) or _addressed_to_local_server(request.url or ""):
-        return None
-    return handler
+    return handler_for(request.url or "") if is_sqs(endpoint) else None
+
+
+def refuse_if_unserved(endpoint: Endpoint, request: AWSPreparedRequest) -> None:
+    """An SQS request no fake answered is about to be sent: the guard may refuse it."""
+    __tracebackhide__ = True
+    if gated() and is_sqs(endpoint):
+        wire = to_wire_request(request)
+        action = action_of(wire)
+        refuse_unserved(
+            wire.url, "a request" if action == NO_ACTION else action, queue_url_of(wire)
+        )
+
+
+def unserved_before_signing(endpoint: Endpoint, params: Any) -> bool:
+    """At `create_request`, ahead of signing: an SQS request that neither a fake nor moto's mock
+    will answer? A stray thread's call is refused right here."""
+    if not is_sqs(endpoint) or not isinstance(params, dict):
+        return False
+    return handler_for(str(params.get("url") or "")) is None and not moto_mock_on()
+
+
+def refuse_before_signing(endpoint: Endpoint, params: Any, operation_model: Any) -> None:
+    """An unserved request that no `before-send` handler of the client could answer is asked
+    about before botocore signs it: a refusal comes before credentials are looked for."""
+    __tracebackhide__ = True
+    if not _may_be_answered_before_sending(endpoint, operation_model):
+        refuse_unserved(*_named(params, operation_model))
+
+
+def refuse_instead_of(
+    failure: BaseException, endpoint: Endpoint, params: Any, operation_model: Any
+) -> None:
+    """Signing an unserved request failed (no credentials, an expired token): when the guard
+    refuses the request, that refusal is the answer, not the credentials error."""
+    __tracebackhide__ = True
+    try:
+        refuse_unserved(*_named(params, operation_model))
+    except Exception as refusal:
+        raise refusal from None  # the refusal alone: the credentials error is its consequence
+    raise failure
+
+
+def _named(params: dict[str, Any], operation_model: Any) -> tuple[str, str, str | None]:
+    url = str(params.get("url") or "")
+    action = getattr(operation_model, "name", None) or "a request"
+    return url, action, queue_url_of(_request_of(url, params))
+
+
+def _may_be_answered_before_sending(endpoint: Endpoint, operation_model: Any) -> bool:
+    """Whether the client has a `before-send` handler that may answer this request itself (a
+    test's own stub), so it must be signed and given its turn. moto's stubber does not count:
+    moto_mock_on() says whether it answers."""
+    try:
+        service_id = operation_model.service_model.service_id.hyphenize()
+        emitter = endpoint._event_emitter  # type: ignore[attr-defined]
+        emitter = getattr(emitter, "_emitter", emitter)  # botocore's EventAliaser wraps it
+        event = f"before-send.{service_id}.{operation_model.name}"
+        handlers = list(emitter._handlers.prefix_search(event))
+    except Exception:  # a botocore built otherwise: sign, and let the send step decide
+        return True
+    return any(type(handler).__name__ != "BotocoreStubber" for handler in handlers)
+
+
+def _request_of(url: str, params: dict[str, Any]) -> WireRequest:
+    """botocore's request dict (before signing) as a WireRequest, enough to read it."""
+    body = params.get("body")
+    raw = urlencode(body, doseq=True) if isinstance(body, dict) else body
+    headers = {str(k).lower(): _header_text(v) for k, v in (params.get("headers") or {}).items()}
+    return WireRequest(str(params.get("method") or "POST"), url, headers, body_bytes(raw))
 
 
 def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
     def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
+        __tracebackhide__ = True
         handler = serving_handler(self, request)
         if handler is None:
+            refuse_if_unserved(self, request)
             return original(self, request)
         return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
 
     return _send
+
+
+def _refusing_before_signing(original: Callable[..., Any]) -> Callable[..., Any]:
+    def create_request(self: Endpoint, params: Any, operation_model: Any = None) -> Any:
+        __tracebackhide__ = True
+        if not unserved_before_signing(self, params):
+            return original(self, params, operation_model)
+        refuse_before_signing(self, params, operation_model)
+        try:
+            return original(self, params, operation_model)
+        except BotoCoreError as failure:  # a client's own before-send stub never got its turn
+            refuse_instead_of(failure, self, params, operation_model)
+            raise
+
+    return create_request
 
 
 def virtual_retry_clock(endpoint: Endpoint) -> Clock | None:
@@ -215,45 +278,13 @@ def absorb_back_off(clock: Clock, responses: Any) -> bool:
     return True
 
 
-def _patch_botocore(endpoint_module: ModuleType) -> None:
+def patch_sending(patches: Patches, endpoint_module: ModuleType) -> None:
+    """Serve SQS from `botocore.endpoint` (this copy of it); absorb retries on a virtual clock."""
     endpoint = endpoint_module.Endpoint
-    _patches.wrap(endpoint, "_send", _serving_send)
-    _patches.wrap(endpoint, "_needs_retry", _retrying_on_the_clock)
+    patches.wrap(endpoint, "_send", _serving_send)
+    patches.wrap(endpoint, "_needs_retry", _retrying_on_the_clock)
 
 
-def _patch_aiobotocore(endpoint_module: ModuleType) -> None:
-    try:
-        aio = importlib.import_module(f"{__package__}.aio")
-    except ImportError:  # a broken or incompatible install: serve botocore alone
-        return
-    aio.patch(_patches, endpoint_module)
-
-
-def _follow_moto(_models: ModuleType) -> None:
-    moto_bridge = importlib.import_module(f"{__package__}.moto_bridge")
-    moto_bridge.follow()
-    _patches.when_undone(moto_bridge.unfollow)
-
-
-def _patch_kombu(module: ModuleType) -> None:
-    importlib.import_module(f"{__package__}.kombu_http").patch(_patches, module)
-
-
-def activate(handler: WireHandler) -> None:
-    with _lock:
-        if not _active:
-            _patches.when_imported("botocore.endpoint", _patch_botocore)
-            _patches.when_imported("aiobotocore.endpoint", _patch_aiobotocore)
-            _patches.when_imported("moto.core.models", _follow_moto)
-            # kombu imports its HTTP client lazily, when a worker first polls (kombu_http.py)
-            for kombu_module in ("kombu.transport.SQS", *KOMBU_CLIENTS):
-                _patches.when_imported(kombu_module, _patch_kombu)
-        _active.append(handler)
-
-
-def deactivate(handler: WireHandler) -> None:
-    with _lock:
-        if handler in _active:
-            _active.remove(handler)
-        if not _active:
-            _patches.undo()
+def patch_building(patches: Patches, endpoint_module: ModuleType) -> None:
+    """An unserved SQS request botocore cannot sign is refused, not a credentials error."""
+    patches.wrap(endpoint_module.Endpoint, "create_request", _refusing_before_signing)

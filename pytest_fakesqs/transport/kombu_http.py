@@ -41,9 +41,11 @@ from urllib.parse import unquote
 from ..engine import cancellation
 from ..engine.clock import calling_thread, serving_for
 from ..protocol import WireHandler, WireRequest, WireResponse
-from .inprocess import _addressed_to_local_server, body_bytes, current_handler, may_wait
+from ..protocol.sniffing import NO_ACTION, action_of, queue_url_of
+from .inprocess import body_bytes, may_wait
 from .kombu_clients import KOMBU_CLIENTS
 from .patching import Patches
+from .serving import current_handler, handler_for, refuse_unserved
 
 # The SigV4 credential scope of a request signed for SQS (Authorization header or presigned URL).
 _SQS_SCOPE = re.compile(r"Credential=[^/,\s&]+/\d{8}/[^/,\s&]+/sqs/aws4_request")
@@ -75,13 +77,20 @@ def is_sqs_request(request: Any) -> bool:
 
 
 def serving_handler(request: Any) -> WireHandler | None:
-    """The fake answering this kombu request in-process, or None to send it as usual."""
-    handler = current_handler()
-    if handler is None or not is_sqs_request(request):
-        return None
-    if _addressed_to_local_server(str(request.url or "")):
-        return None
-    return handler
+    """The fake answering this kombu request in-process, or None to send it as usual (none is
+    active, or it is addressed to one of this process's fake servers; see serving.py)."""
+    return handler_for(str(request.url or "")) if is_sqs_request(request) else None
+
+
+def refuse_if_unserved(request: Any) -> None:
+    """An SQS request no fake serves is about to leave: the real-SQS guard may refuse it."""
+    __tracebackhide__ = True
+    if is_sqs_request(request) and handler_for(str(request.url or "")) is None:
+        wire = to_wire_request(request)
+        action = action_of(wire)
+        refuse_unserved(
+            wire.url, "a request" if action == NO_ACTION else action, queue_url_of(wire)
+        )
 
 
 def to_wire_request(request: Any) -> WireRequest:
@@ -303,6 +312,22 @@ def patch(patches: Patches, module: ModuleType) -> None:
     for attribute, serving in _REPLACEMENTS[class_name].items():
         patches.wrap(client_class, attribute, serving)
     patches.when_undone(cancel_polls)
+
+
+def _refusing_add_request(original: Callable[..., Any]) -> Callable[..., Any]:
+    def add_request(self: Any, request: Any) -> Any:
+        __tracebackhide__ = True
+        refuse_if_unserved(request)
+        return original(self, request)
+
+    return add_request
+
+
+def patch_refusing(patches: Patches, module: ModuleType) -> None:
+    """Ask the real-SQS guard about the unserved SQS requests of the client `module` defines."""
+    client_class = getattr(module, KOMBU_CLIENTS.get(module.__name__, ""), None)
+    if client_class is not None:
+        patches.wrap(client_class, "add_request", _refusing_add_request)
 
 
 def forget_queue_urls(module: ModuleType) -> None:

@@ -26,8 +26,8 @@ from ..api import RequestContext
 from ..api.principals import Principal, service_principal
 from ..protocol import WireHandler, WireRequest
 from . import moto_lifecycle, moto_sources
-from .inprocess import current_handler
 from .patching import Patches
+from .serving import current_handler
 
 MotoSqsBackend = Any  # moto.sqs.models.SQSBackend, looked up at install time
 _patches = Patches()

@@ -15,25 +15,26 @@ whether to act.
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.machinery
 import sys
 import threading
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from types import ModuleType
+from collections.abc import Callable
 from typing import Any
 
-AfterImport = Callable[[ModuleType], None]
+from .import_watch import AfterImport, follow, unfollow
+
 _ABSENT = object()  # the owner had no attribute of its own by that name (it was inherited)
 
 
-@dataclass(frozen=True, slots=True)
 class _Applied:
-    owner: Any
-    name: str
-    previous: Any  # the owner's own value before, or _ABSENT
-    replacement: Any
+    """One attribute replaced (a plain class: this module loads on every pytest run)."""
+
+    __slots__ = ("name", "owner", "previous", "replacement")
+
+    def __init__(self, owner: Any, name: str, previous: Any, replacement: Any) -> None:
+        self.owner = owner
+        self.name = name
+        self.previous = previous  # the owner's own value before, or _ABSENT
+        self.replacement = replacement
 
 
 class Patches:
@@ -75,7 +76,7 @@ class Patches:
         """`install(module)` now if `module` is imported, and after each later import of it."""
         with self._lock:
             self._imports.append((module, install))
-        _imports.follow(module, install)
+        follow(module, install)
         loaded = sys.modules.get(module)
         if loaded is not None:
             install(loaded)
@@ -86,7 +87,7 @@ class Patches:
             imports, self._imports = self._imports, []
             steps, self._steps = self._steps, []
         for module, install in imports:
-            _imports.unfollow(module, install)
+            unfollow(module, install)
         for patch in reversed(steps):
             if not isinstance(patch, _Applied):
                 patch()
@@ -116,84 +117,3 @@ def _under_the_left(value: Any) -> Any:
         value = left.previous
         left = _left_in_place.get(id(value))
     return value
-
-
-class _ThenCall(importlib.abc.Loader):
-    """The module's own loader, and the followers' installs once the module has executed."""
-
-    def __init__(self, loader: importlib.abc.Loader, name: str) -> None:
-        self._loader = loader
-        self._name = name
-
-    def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
-        return self._loader.create_module(spec)
-
-    def exec_module(self, module: ModuleType) -> None:
-        self._loader.exec_module(module)
-        for install in _imports.followers(self._name):
-            install(module)
-
-    def __getattr__(self, name: str) -> Any:  # get_source, is_package, resource readers...
-        return getattr(self._loader, name)
-
-
-class ImportWatch(importlib.abc.MetaPathFinder):
-    """A `sys.meta_path` finder that only wraps the loaders of the modules followed."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._followed: dict[str, list[AfterImport]] = {}
-
-    def follow(self, name: str, install: AfterImport) -> None:
-        with self._lock:
-            self._followed.setdefault(name, []).append(install)
-            if self not in sys.meta_path:
-                sys.meta_path.insert(0, self)
-
-    def unfollow(self, name: str, install: AfterImport) -> None:
-        with self._lock:
-            installs = self._followed.get(name, [])
-            if install in installs:
-                installs.remove(install)
-            if not installs:
-                self._followed.pop(name, None)
-            if not self._followed and self in sys.meta_path:
-                sys.meta_path.remove(self)
-
-    def followers(self, name: str) -> list[AfterImport]:
-        with self._lock:
-            return list(self._followed.get(name, ()))
-
-    def find_spec(
-        self,
-        fullname: str,
-        path: Sequence[str] | None,
-        target: ModuleType | None = None,
-    ) -> importlib.machinery.ModuleSpec | None:
-        with self._lock:
-            if fullname not in self._followed:
-                return None
-        spec = _spec_from_the_other_finders(self, fullname, path, target)
-        if spec is None or spec.loader is None:
-            return spec
-        spec.loader = _ThenCall(spec.loader, fullname)
-        return spec
-
-
-def _spec_from_the_other_finders(
-    watch: ImportWatch,
-    fullname: str,
-    path: Sequence[str] | None,
-    target: ModuleType | None,
-) -> importlib.machinery.ModuleSpec | None:
-    for finder in list(sys.meta_path):
-        find_spec = getattr(finder, "find_spec", None)
-        if finder is watch or find_spec is None:
-            continue
-        spec: importlib.machinery.ModuleSpec | None = find_spec(fullname, path, target)
-        if spec is not None:
-            return spec
-    return None
-
-
-_imports = ImportWatch()  # one finder for every Patches of this copy of the package

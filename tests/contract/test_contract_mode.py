@@ -155,6 +155,39 @@ def test_dead_letters_are_read_from_the_real_dlq(
     assert live_queues(real_endpoint) == []
 
 
+def test_declared_queues_are_created_as_the_fake_creates_them(
+    pytester: pytest.Pytester, real_endpoint: FakeSQSServer
+) -> None:
+    # A chain a -> b -> c: c first, then b, then a; `tags` is a TagQueue call, not an attribute
+    # (the endpoint would refuse an attribute of that name).
+    pytester.makepyfile(
+        """
+        import json
+
+        import boto3, pytest
+
+        QUEUES = {
+            "chain-a": {"dlq": "chain-b", "max_receive_count": 2},
+            "chain-b": {"dlq": "chain-c", "max_receive_count": 3, "VisibilityTimeout": 7},
+            "chain-c": {"tags": {"team": "orders"}},
+        }
+
+        @pytest.mark.fakesqs(queues=QUEUES)
+        def test_chain(fakesqs):
+            sqs = boto3.client("sqs", region_name="us-east-1")
+            a, b, c = (fakesqs.queue(name) for name in ("chain-a", "chain-b", "chain-c"))
+            redrive = {name: json.loads(q.attributes["RedrivePolicy"]) for name, q in
+                       (("a", a), ("b", b))}
+            assert redrive["a"] == {"deadLetterTargetArn": b.arn, "maxReceiveCount": 2}
+            assert redrive["b"] == {"deadLetterTargetArn": c.arn, "maxReceiveCount": 3}
+            assert b.attributes["VisibilityTimeout"] == "7"
+            assert sqs.list_queue_tags(QueueUrl=c.url)["Tags"] == {"team": "orders"}
+        """
+    )
+    run(pytester, real_endpoint).assert_outcomes(passed=1)
+    assert live_queues(real_endpoint) == []
+
+
 def test_a_queue_that_cannot_be_deleted_is_a_warning_naming_it(
     pytester: pytest.Pytester, real_endpoint: FakeSQSServer
 ) -> None:

@@ -23,4 +23,4 @@ def test_only_the_declaring_module_and_the_plugins_path_helper_import_iac() -> N
         if not module.startswith("pytest_fakesqs.iac")
         and any(target.startswith("pytest_fakesqs.iac") for target in targets)
     )
-    assert users == ["pytest_fakesqs.fake.queues_from", "pytest_fakesqs.plugin.config"]
+    assert users == ["pytest_fakesqs.fake.queues_from", "pytest_fakesqs.plugin.options"]

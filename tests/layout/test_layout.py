@@ -166,3 +166,40 @@ def test_only_the_strategies_module_imports_hypothesis() -> None:
         )
     )
     assert set(importers) == {"pytest_fakesqs.strategies"}
+
+
+def test_a_run_without_sqs_tests_loads_only_what_reading_the_options_needs(
+    pytester: pytest.Pytester,
+) -> None:
+    # pytest starts, registers and reads the options, runs plain tests (-q: no header, whose
+    # line shows the options' defaults): the options' types, the engine, the api, the
+    # transport and the contract client never load (a fresh process: this one has them all).
+    pytester.makeconftest(
+        """
+        import sys
+
+        def pytest_sessionfinish(session):
+            loaded = sorted(m for m in sys.modules if m.startswith("pytest_fakesqs"))
+            print("loaded:", " ".join(loaded))
+        """
+    )
+    pytester.makepyfile("def test_plain():\n    assert True\n")
+    result = pytester.runpytest_subprocess("-q", "-s", "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    (line,) = [line for line in result.stdout.lines if "loaded:" in line]
+    loaded = set(line.partition("loaded:")[2].split())
+    assert "pytest_fakesqs.plugin.guard" in loaded  # blocking is on: the guard waits for botocore
+    never = {
+        "pytest_fakesqs.fake.options",
+        "pytest_fakesqs.engine",
+        "pytest_fakesqs.api",
+        "pytest_fakesqs.protocol",
+        "pytest_fakesqs.transport.serving",
+        "pytest_fakesqs.transport.patching",
+        "pytest_fakesqs.contract.sqs",
+        "pytest_fakesqs.plugin.options",
+        "pytest_fakesqs.plugin.refusals",
+        "pytest_fakesqs.plugin.moto_lifetime",
+        "pytest_fakesqs.plugin.pages",
+    }
+    assert sorted(loaded & never) == []

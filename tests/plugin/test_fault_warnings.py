@@ -271,3 +271,19 @@ def test_a_schedule_cannot_come_from_the_ini_file(pytester: pytest.Pytester) -> 
             )
         ]
     )
+
+
+def test_the_warning_points_at_the_test_not_the_plugin(pytester: pytest.Pytester) -> None:
+    result = run(
+        pytester,
+        """
+@pytest.mark.fakesqs(duplicate_delivery=1.0)
+def test_polls_once(fakesqs):
+    url = fakesqs.create_queue("orders")
+    client().send_message(QueueUrl=url, MessageBody="order-1")
+""",
+    )
+    result.assert_outcomes(passed=1, warnings=1)
+    [line] = [line for line in result.stdout.lines if "FakeSQSWarning: " in line]
+    assert "hooks.py" not in line
+    result.stdout.fnmatch_lines(["*test_the_warning_points_at_the_test_not_the_plugin.py:*"])

@@ -1,9 +1,12 @@
-"""fakesqs_block_real_sqs: an SQS request that no fake serves fails the test, swallowed or not."""
+"""fakesqs_block_real_sqs: an SQS request that no fake serves fails the test, swallowed or not.
+
+Most runs here pass `--fakesqs-block-real-sqs` (`true`: every endpoint), so that a loopback
+address nobody listens on stands for "real SQS"; the default (`cloud`) is in test_safe_by_default.
+"""
 
 from __future__ import annotations
 
 import pytest
-from botocore.endpoint import Endpoint
 
 from pytest_fakesqs.fake.text import see
 
@@ -22,10 +25,26 @@ def client(service="sqs", **kwargs):
 
 JOBS = "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs"
 NOWHERE = "http://127.0.0.1:1"  # nothing listens there: a request that leaves fails at once
+
+# A client whose requests, once let through, are answered by a before-send handler of its own
+# (an empty 200): a request that got past the guard, without any network.
+def answered_locally(sqs):
+    from botocore.awsrequest import AWSResponse
+
+    class Raw:
+        def stream(self, *args, **kwargs):
+            yield b"{}"
+
+    def answer(request, **kwargs):
+        return AWSResponse(request.url, 200, {}, Raw())
+
+    sqs.meta.events.register("before-send.sqs.*", answer)
+    return sqs
 """
 HOW_TO_FIX = (
-    "Use the `fakesqs` fixture or the `@pytest.mark.fakesqs` marker so a fake serves SQS, or "
-    "mark the test `@pytest.mark.fakesqs_allow_real_sqs` to let it reach real SQS on purpose."
+    "Use the `fakesqs` fixture or the `@pytest.mark.fakesqs` marker so a fake serves SQS, mark "
+    "the test `@pytest.mark.fakesqs_allow_real_sqs` to let it reach real SQS on purpose, or turn "
+    "blocking off with `fakesqs_block_real_sqs = false` (ini)."
 )
 
 
@@ -45,7 +64,7 @@ def test_sends():
         [
             "E   *RealSQSBlocked: Real SQS access not allowed: SendMessage to "
             "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs was not served by a fake "
-            "(fakesqs_block_real_sqs is on).",
+            "(fakesqs_block_real_sqs = true: every SQS endpoint no fake serves is blocked).",
             f"E *{literal(HOW_TO_FIX)}",
             f"E *{see('fail_safe')}",
         ]
@@ -71,7 +90,7 @@ def test_swallows():
         [
             "*_ test_swallows _*",
             "fakesqs: the test tried to reach real SQS (2 requests refused, "
-            "fakesqs_block_real_sqs is on):",
+            "fakesqs_block_real_sqs = true):",
             "  - ListQueues https://sqs.eu-west-1.amazonaws.com/",
             "  - GetQueueUrl https://sqs.eu-west-1.amazonaws.com/",
             literal(HOW_TO_FIX),
@@ -221,14 +240,14 @@ def test_not_allowed():
     )
 
 
-def test_off_by_default(pytester: pytest.Pytester) -> None:
+def test_off_when_set_false(pytester: pytest.Pytester) -> None:
+    pytester.makeini("[pytest]\nfakesqs_block_real_sqs = false\n")
     pytester.makepyfile(
         CLIENTS
         + """
-def test_reaches_out(request):
-    assert request.config.pluginmanager.get_plugin("fakesqs-guard") is None
-    with pytest.raises(EndpointConnectionError):
-        client(endpoint_url=NOWHERE).list_queues()
+def test_reaches_out():
+    # To real AWS's address: let through, it reaches the client's own handler.
+    assert answered_locally(client()).list_queues()["ResponseMetadata"]["HTTPStatusCode"] == 200
 """
     )
     pytester.runpytest().assert_outcomes(passed=1)
@@ -239,7 +258,7 @@ def test_contract_mode_is_unaffected(pytester: pytest.Pytester) -> None:
         CLIENTS
         + """
 def test_talks_to_the_endpoint(request):
-    assert request.config.pluginmanager.get_plugin("fakesqs-guard") is None
+    assert request.config.pluginmanager.get_plugin("fakesqs-guard").mode == "false"
     with pytest.raises(EndpointConnectionError):
         client(endpoint_url=NOWHERE).list_queues()
 """
@@ -251,28 +270,31 @@ def test_talks_to_the_endpoint(request):
 
 
 def test_the_patch_is_undone_when_the_run_ends(pytester: pytest.Pytester) -> None:
-    original = Endpoint.__dict__["_send"]
+    from pytest_fakesqs.transport import serving
+
+    gates_before = list(serving._gates)
     pytester.makepyfile(
         """
         from botocore.endpoint import Endpoint
 
         def test_patched():
-            assert Endpoint.__dict__["_send"].__qualname__.startswith("Guard.")
+            qualname = Endpoint.__dict__["create_request"].__qualname__
+            assert qualname == "_refusing_before_signing.<locals>.create_request"
         """
     )
     pytester.runpytest("--fakesqs-block-real-sqs").assert_outcomes(passed=1)
-    assert Endpoint.__dict__["_send"] is original
+    assert serving._gates == gates_before  # the inner run's guard is gone
 
 
 def test_the_marker_and_options_are_registered(pytester: pytest.Pytester) -> None:
     pytester.runpytest("--markers").stdout.fnmatch_lines(
         [
             "@pytest.mark.fakesqs_allow_real_sqs: this test may reach real SQS although "
-            "fakesqs_block_real_sqs is on"
+            "fakesqs_block_real_sqs blocks it"
         ]
     )
     pytester.runpytest("--help").stdout.fnmatch_lines_random(
-        ["  --fakesqs-block-real-sqs*", "  fakesqs_block_real_sqs (bool):*"]
+        ["  --fakesqs-block-real-sqs*", "  fakesqs_block_real_sqs (string):*"]
     )
 
 
@@ -323,37 +345,3 @@ def test_blocking_imports_botocore_no_earlier_than_the_code_under_test_does(
             "botocore imported at load: False",
             "botocore before the test imports it: False",
         ]
-
-
-class _Request:
-    def __init__(self, headers: dict[str, object], body: object) -> None:
-        self.headers, self.body, self.url = headers, body, "https://sqs.eu-west-1.amazonaws.com/"
-
-
-@pytest.mark.parametrize(
-    ("headers", "body", "expected"),
-    [
-        (
-            {"X-Amz-Target": b"AmazonSQS.SendMessage"},
-            b'{"QueueUrl": "https://sqs.eu-west-1.amazonaws.com/1/jobs", "MessageBody": "x"}',
-            ("SendMessage", "https://sqs.eu-west-1.amazonaws.com/1/jobs"),
-        ),
-        (
-            {},
-            "Action=DeleteQueue&Version=2012-11-05&QueueUrl=https%3A%2F%2Fq.example%2F1%2Fjobs",
-            ("DeleteQueue", "https://q.example/1/jobs"),
-        ),
-        (
-            {"X-Amz-Target": "AmazonSQS.ListQueues"},
-            b"{}",
-            ("ListQueues", "https://sqs.eu-west-1.amazonaws.com/"),
-        ),
-        ({}, None, ("a request", "https://sqs.eu-west-1.amazonaws.com/")),
-    ],
-)
-def test_the_refusal_names_the_action_and_queue_in_either_protocol(
-    headers: dict[str, object], body: object, expected: tuple[str, str]
-) -> None:
-    from pytest_fakesqs.plugin.guard import action_and_url
-
-    assert action_and_url(_Request(headers, body)) == expected

@@ -296,6 +296,6 @@ def test_polls_without_a_fake():
         [
             "E   *RealSQSBlocked: Real SQS access not allowed: ReceiveMessage to "
             "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs was not served by a fake "
-            "(fakesqs_block_real_sqs is on).",
+            "(fakesqs_block_real_sqs = true: every SQS endpoint no fake serves is blocked).",
         ]
     )

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from pytest_fakesqs.transport import patching
+from pytest_fakesqs.transport import import_watch
 from pytest_fakesqs.transport.patching import Patches
 
 
@@ -43,7 +43,7 @@ def test_install_runs_once_the_module_has_executed(module_dir: Path) -> None:
         assert inner.__loader__.get_source("watched_package.inner") == "VALUE = 1\n"
     finally:
         patches.undo()
-    assert patching._imports not in sys.meta_path
+    assert import_watch.followers("watched_package.inner") == []
 
 
 def test_an_imported_module_is_handed_over_at_once_and_every_fresh_copy_too(
@@ -144,12 +144,19 @@ def test_the_guard_patches_botocore_when_it_is_first_imported() -> None:
         guard.install()
         assert "botocore.endpoint" not in sys.modules
         from botocore.endpoint import Endpoint
+        print(Endpoint.__dict__["create_request"].__qualname__)
         print(Endpoint.__dict__["_send"].__qualname__)
         guard.uninstall()
+        print(Endpoint.__dict__["create_request"].__qualname__)
         print(Endpoint.__dict__["_send"].__qualname__)
         """
     )
     result = subprocess.run(
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
     )
-    assert result.stdout.split() == ["Guard._guarded.<locals>._send", "Endpoint._send"]
+    assert result.stdout.split() == [
+        "_refusing_before_signing.<locals>.create_request",
+        "_serving_send.<locals>._send",
+        "Endpoint.create_request",
+        "Endpoint._send",
+    ]
