@@ -308,6 +308,27 @@ class Queue:
         message.record_receive(now, handle)
         return Delivery(message, handle, message.receive_count, message.first_received_at)
 
+    # -- restoring a saved queue (`fakesqs serve --state`) --------------------------------------
+
+    def restore_in_flight(
+        self, message: Message, handle: str, visible_at: float, received_at: float
+    ) -> None:
+        """Enter `message` as a receive left it: in flight until `visible_at` under `handle`,
+        received at `received_at` (the 12-hour visibility cap counts from it)."""
+        message.receive_count -= 1  # the delivery below counts the receive again
+        message.receives_here = max(0, message.receives_here - 1)
+        self.enqueue(message, 0.0, received_at)
+        delivery = self._deliver(message, visible_at - received_at, received_at)
+        self.store.by_handle.pop(delivery.receipt_handle, None)
+        message.receipt_handle = handle  # the consumer that holds it may still delete
+        self.store.by_handle[handle] = message
+        if self.groups is not None:  # a FIFO group stays blocked behind its message in flight
+            self.groups.groups[message.group_id or ""].in_flight += 1
+
+    def continue_sequence_after(self, sequence_number: int) -> None:
+        """Later sends number on from a restored FIFO SequenceNumber."""
+        self._sequence = itertools.count(sequence_number - _FIRST_SEQUENCE_NUMBER + 1)
+
     def _named_by(self, handle: str) -> Message | None:
         """The live message a handle this queue issued names, whether or not it is the
         message's current handle; MalformedReceiptHandle for a handle it never issued."""

@@ -173,5 +173,12 @@ class ServerAccess(Inspection):
     def move_tasks(self) -> MoveTaskRunner:
         return self._core().broker.move_tasks
 
+    def last_modified_at(self, queue: Queue) -> float:
+        return self._core().service.records[queue].last_modified_at
+
+    def restore_last_modified_at(self, queue: Queue, moment: float) -> None:
+        """The saved LastModifiedTimestamp, which re-creating the queue set to now."""
+        self._core().service.records[queue].last_modified_at = moment
+
     def delete_queue(self, queue: Queue) -> None:
         self._core().broker.delete_queue(queue.key)

@@ -22,7 +22,6 @@ must re-enter its queue in the state it left, which no SQS call can express.
 from __future__ import annotations
 
 import base64
-import itertools
 import json
 import os
 import threading
@@ -33,7 +32,6 @@ from ..api import RequestContext, SqsError
 from ..engine import Message, Queue
 from ..engine.message import DELAYED, IN_FLIGHT
 from ..engine.move_tasks import MoveTask
-from ..engine.queue import _FIRST_SEQUENCE_NUMBER
 from ..engine.settings import DEDUP_WINDOW
 from ..fake.core import ServerAccess
 from ..fake.facade import FakeSQS, server_access
@@ -100,6 +98,7 @@ def snapshot(fake: FakeSQS) -> dict[str, Any]:
                 "name": queue.name,
                 "uid": queue.uid,
                 "created_at": queue.created_at,
+                "last_modified_at": access.last_modified_at(queue),
                 "attributes": {k: v for k, v in attributes.items() if k not in _COMPUTED},
                 "tags": tags,
                 **_queue_contents(access, queue),
@@ -348,6 +347,8 @@ def _restore_queue(access: ServerAccess, entry: dict[str, Any]) -> int:
     queue = _engine_queue(access, entry)
     queue.uid = str(entry.get("uid") or queue.uid)  # receipt handles held by consumers still work
     queue.created_at = float(entry.get("created_at", queue.created_at))
+    if entry.get("last_modified_at") is not None:
+        access.restore_last_modified_at(queue, float(entry["last_modified_at"]))
     messages = list(entry.get("messages", []))
     with queue.lock:
         now = access.now()
@@ -356,7 +357,7 @@ def _restore_queue(access: ServerAccess, entry: dict[str, Any]) -> int:
             _restore_message(queue, document, now)
         numbers = [int(d["sequence_number"]) for d in messages if d.get("sequence_number")]
         if numbers:  # later sends keep counting up from the restored sequence numbers
-            queue._sequence = itertools.count(max(numbers) - _FIRST_SEQUENCE_NUMBER + 1)
+            queue.continue_sequence_after(max(numbers))
         for dedup in entry.get("dedup", []):
             placeholder = Message(str(dedup["message_id"]), "", now, 0)
             placeholder.sequence_number = dedup.get("sequence_number")
@@ -393,28 +394,12 @@ def _restore_message(queue: Queue, document: dict[str, Any], now: float) -> None
     state, visible_at = str(document["state"]), float(document["visible_at"])
     handle = document.get("receipt_handle")
     if state == "in_flight" and visible_at > now and handle:
-        _put_in_flight(queue, message, str(handle), visible_at, float(document["received_at"]))
+        queue.restore_in_flight(message, str(handle), visible_at, float(document["received_at"]))
     else:
         delay = visible_at - now if state == DELAYED.name.lower() else 0.0
         queue.enqueue(message, max(0.0, delay), now)
     if document.get("sequence_number"):
         message.sequence_number = str(document["sequence_number"])
-
-
-def _put_in_flight(
-    queue: Queue, message: Message, handle: str, visible_at: float, received_at: float
-) -> None:
-    """Enter `message` as a receive left it: in flight until `visible_at`, under `handle`."""
-    now = received_at  # as if received at that moment: the 12-hour cap counts from it
-    message.receive_count -= 1  # the delivery below counts the receive again
-    message.receives_here = max(0, message.receives_here - 1)
-    queue.enqueue(message, 0.0, now)
-    delivery = queue._deliver(message, visible_at - now, now)
-    queue.store.by_handle.pop(delivery.receipt_handle, None)
-    message.receipt_handle = handle
-    queue.store.by_handle[handle] = message
-    if queue.groups is not None:  # a FIFO group stays blocked behind its message in flight
-        queue.groups.groups[message.group_id or ""].in_flight += 1
 
 
 # -- move tasks --------------------------------------------------------------------------------
