@@ -193,11 +193,29 @@ def _refuse_stray(thread: threading.Thread, refused_by: str | None, *, warn: boo
 
     escalated = None
     if warn:
+        filename, line, module = _callers_line()
         try:
-            warnings.warn(text, FakeSQSWarning, stacklevel=2)
+            # No registry: each stray thread warns once per fake (activation.warned), whatever
+            # an earlier run in this process showed.
+            warnings.warn_explicit(text, FakeSQSWarning, filename, line, module, registry=None)
         except FakeSQSWarning as error:  # -W error: still the same refusal, for the same reason
             escalated = error
     raise StrayThreadRefused(text) from escalated
+
+
+# The libraries between the stray thread's own code and the refusal.
+_LIBRARIES = ("pytest_fakesqs", "botocore", "boto3", "aiobotocore", "aioboto3", "kombu", "urllib3")
+
+
+def _callers_line() -> tuple[str, int, str]:
+    """Where the thread's own code called SQS: the line the warning is shown at."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None:
+        module = str(frame.f_globals.get("__name__", ""))
+        if module.split(".")[0] not in _LIBRARIES:
+            break
+        frame = frame.f_back
+    return frame.f_code.co_filename, frame.f_lineno, str(frame.f_globals.get("__name__", ""))
 
 
 # -- this process's fake HTTP servers ------------------------------------------------------------
