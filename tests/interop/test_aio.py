@@ -149,13 +149,32 @@ def test_errors_raise_the_modeled_exception_classes(fakesqs: FakeSQS, run: Runne
 
 
 def test_other_services_are_left_alone(fakesqs: FakeSQS) -> None:
-    from aiobotocore.endpoint import AioEndpoint
+    from botocore.exceptions import EndpointConnectionError
 
-    from pytest_fakesqs.transport import aio
+    # Nothing listens on 127.0.0.1:9: an S3 call must go there (and fail to connect), while an
+    # SQS call to the same endpoint is the fake's.
+    async def main() -> Any:
+        session = aioboto3.Session(
+            aws_access_key_id="AKIAFAKE", aws_secret_access_key="fake", region_name="us-east-1"
+        )
+        endpoint = "http://127.0.0.1:9"
+        async with session.client("sqs", endpoint_url=endpoint) as sqs:
+            listed = await sqs.list_queues()
+        async with session.client("s3", endpoint_url=endpoint, config=no_retries()) as s3:
+            with pytest.raises(EndpointConnectionError):
+                await s3.list_buckets()
+        return listed
 
-    assert AioEndpoint._send is aio._send
-    fakesqs.stop()
-    assert AioEndpoint._send is not aio._send
+    listed = anyio.run(main)
+
+    assert listed["ResponseMetadata"]["HTTPStatusCode"] == 200
+    assert [c.action for c in fakesqs.calls()] == ["ListQueues"]
+
+
+def no_retries() -> Any:
+    from aiobotocore.config import AioConfig
+
+    return AioConfig(retries={"total_max_attempts": 1})
 
 
 def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(
