@@ -158,6 +158,45 @@ class RetentionOrder:
         part = self._first_part()
         return None if part is None else part.first()
 
+    def pop_finished(self, retention: float, now: float) -> tuple[list[Message], int]:
+        """Pop, oldest first, every message at the front that is gone or whose retention ran
+        out by `now`; returns the expired (live) ones among them, and how many were popped.
+
+        Usually the order is one deque in send order (nothing arrived late, nothing moved
+        back): then each pop is a look at its front, with none of first()/pop()'s layers (4% of
+        the fake's own instructions in the stress cycle); tests/engine/test_retention_order.py
+        proves it pops what the general way below pops."""
+        fresh, moved_back = self.fresh, self.moved_back
+        if fresh._heap or moved_back._in_order or moved_back._heap:
+            return self._pop_finished_in_parts(retention, now)
+        in_order = fresh._in_order
+        expired: list[Message] = []
+        popped = 0
+        while in_order:
+            oldest = in_order[0]
+            if oldest.state is not GONE:
+                if oldest.enqueued_at + retention > now:
+                    break
+                expired.append(oldest)
+            in_order.popleft()
+            popped += 1
+        return expired, popped
+
+    def _pop_finished_in_parts(self, retention: float, now: float) -> tuple[list[Message], int]:
+        expired: list[Message] = []
+        popped = 0
+        oldest = self.first()
+        while oldest is not None:
+            gone = oldest.state is GONE
+            if not gone and oldest.enqueued_at + retention > now:
+                break
+            self.pop()
+            popped += 1
+            if not gone:
+                expired.append(oldest)
+            oldest = self.first()
+        return expired, popped
+
     def peek(self) -> Message:
         part = self._first_part()
         if part is None:

@@ -187,21 +187,11 @@ class Schedule:
 
         Messages deleted since are dropped too as they come first (messages are mostly deleted
         in the order sent, so most leave here, in O(1), not at a rebuild)."""
-        retained, retention = self._retained, self.retention
-        oldest = retained.first()
-        if oldest is None or (oldest.state is not GONE and oldest.enqueued_at + retention > now):
+        expired, popped = self._retained.pop_finished(self.retention, now)
+        if not popped:
             return _NOTHING
-        due: list[Message] = []
-        while oldest is not None:
-            gone = oldest.state is GONE
-            if not gone and oldest.enqueued_at + retention > now:
-                break
-            retained.pop()
-            self.work += 1
-            if not gone:
-                due.append(oldest)
-            oldest = retained.first()
-        return due
+        self.work += popped
+        return expired
 
     def end_windows(self, now: float) -> None:
         """Forget deduplication ids and receive attempts whose five minutes are over."""

@@ -74,24 +74,35 @@ def body_bytes(body: Any) -> bytes:
 
 
 def to_wire_request(request: AWSPreparedRequest) -> WireRequest:
-    raw = getattr(request.headers, "_dict", None)
-    headers = None
+    return WireRequest(
+        request.method or "POST",
+        request.url or "",
+        wire_headers(request.headers),
+        body_bytes(request.body),
+    )
+
+
+def wire_headers(headers: Any) -> dict[str, str]:
+    """The request's headers by lower-cased name, as `plain_wire_headers` reads them.
+
+    botocore's HeadersDict keys already carry their lower-cased name, and its values are UTF-8
+    bytes or str: read through its private `_dict`, that skips a case-folded lookup and a call
+    per header on every request (benchmarks/hot_path.py). Anything unusual takes the plain way;
+    tests/transport/test_wire_headers.py proves both give the same."""
+    raw = getattr(headers, "_dict", None)
     if isinstance(raw, dict):
-        # botocore's HeadersDict keys already carry their lower-cased name, and its values are
-        # UTF-8 bytes or str: read directly, that skips a case-folded lookup and a call per
-        # header on every request. Anything unusual takes the general way below.
         try:
-            headers = {
+            return {
                 k._lower: v.decode() if type(v) is bytes else v if type(v) is str else str(v)
                 for k, v in raw.items()
             }
         except (AttributeError, UnicodeDecodeError):
-            headers = None
-    if headers is None:
-        headers = {str(k).lower(): _header_text(v) for k, v in request.headers.items()}
-    return WireRequest(
-        request.method or "POST", request.url or "", headers, body_bytes(request.body)
-    )
+            pass
+    return plain_wire_headers(headers)
+
+
+def plain_wire_headers(headers: Any) -> dict[str, str]:
+    return {str(k).lower(): _header_text(v) for k, v in headers.items()}
 
 
 def _header_text(value: Any) -> str:

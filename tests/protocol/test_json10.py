@@ -93,3 +93,36 @@ def test_nesting_deeper_than_the_limit_is_malformed_on_every_python() -> None:
         json10.decode(_nested(json10.MAX_NESTING + 1))
     assert refused.value.spec.shape == "SerializationException"
     assert json10.decode(_nested(json10.MAX_NESTING)).action == "ListQueues"
+
+
+def test_brackets_inside_strings_do_not_make_a_document_deep() -> None:
+    body = json.dumps({"QueueUrl": "q", "MessageBody": "[" * 2000}).encode()
+    headers = {"x-amz-target": "AmazonSQS.SendMessage", "content-type": json10.CONTENT_TYPE}
+    request = WireRequest("POST", "https://sqs.us-east-1.amazonaws.com/", headers, body)
+    assert json10._may_nest_deeper_than(body, json10.MAX_NESTING)  # the count says "maybe"...
+    assert json10.decode(request).params["MessageBody"] == "[" * 2000  # ...the walk says no
+
+
+@given(JSON_VALUES, st.integers(min_value=1, max_value=4))
+def test_the_bracket_count_never_lets_a_deep_document_through(document: Any, limit: int) -> None:
+    """The cheap count is a necessary condition of depth, so skipping the walk is safe."""
+    body = json.dumps(document, separators=(",", ":")).encode()
+    if json10._nested_deeper_than(document, limit):
+        assert json10._may_nest_deeper_than(body, limit)
+
+
+# Rows of exactly the shapes json10 writes out by hand, with any text in them.
+MESSAGE_ROWS = st.fixed_dictionaries(
+    {"MessageId": st.text(), "ReceiptHandle": st.text(), "MD5OfBody": st.text(), "Body": st.text()}
+)
+ENTRY_ROWS = st.fixed_dictionaries({"Id": st.text()}) | st.fixed_dictionaries(
+    {"Id": st.text(), "MD5OfMessageBody": st.text(), "MessageId": st.text()}
+)
+
+
+@given(st.lists(MESSAGE_ROWS, max_size=10), st.lists(ENTRY_ROWS, max_size=10))
+def test_hand_built_rows_are_byte_for_byte_json_dumps(
+    messages: list[dict[str, str]], entries: list[dict[str, str]]
+) -> None:
+    for result in ({"Messages": messages}, {"Successful": entries}):
+        assert json10._render(result) == json.dumps(result, separators=(",", ":"))
