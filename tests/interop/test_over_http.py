@@ -97,6 +97,8 @@ async def tls_front(ca: trustme.CA, backend: str) -> asyncio.Server:
     return await asyncio.start_server(serve, "127.0.0.1", 0, ssl=server_context)
 
 
+# aiosqs signs with datetime.utcnow(), deprecated from Python 3.12: its warning, not ours.
+@pytest.mark.filterwarnings("ignore:datetime.datetime.utcnow:DeprecationWarning:aiosqs")
 @pytest.mark.fakesqs(queues={"jobs": {"VisibilityTimeout": 30}})
 def test_aiosqs_over_https_with_a_test_ca(fakesqs: FakeSQS, fakesqs_server: FakeSQSServer) -> None:
     ca = trustme.CA()
