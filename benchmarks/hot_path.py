@@ -4,7 +4,7 @@
     python benchmarks/hot_path.py --rounds 61
 
 The inputs are the stress cycle's own (benchmarks/cycle.py): a botocore request as the fake's
-transport receives it, and the fake's answers to its sends, receives and deletes. Each round
+transport receives it, reused for every shortcut. Each round
 times every shortcut and its plain twin alike, alternating, and the figure is the lower quartile
 of each (a busy machine only ever adds time). A shortcut is kept when it saves a measurable share
 of the cycle: "per sample" is the saving times the calls one stress-cycle sample makes (2,000
@@ -46,29 +46,12 @@ def _captured_requests() -> dict[str, Any]:
     return seen
 
 
-def _answers() -> dict[str, dict[str, Any]]:
-    """The fake's own answers to the cycle's three calls, 10 messages each."""
-    from pytest_fakesqs import fake_sqs
-
-    with fake_sqs() as sqs:
-        client = cycle.make_client()
-        url = client.create_queue(QueueName="bench")["QueueUrl"]
-        cycle.stress_cycle(client, url, cycle.BATCH)
-        answers = {call.action: call.result for call in sqs.calls() if call.result}
-    return {
-        action: answers[action]
-        for action in ("SendMessageBatch", "ReceiveMessage", "DeleteMessageBatch")
-    }
-
-
 def pairs() -> list[tuple[str, int, Callable[[], object], Callable[[], object]]]:
     """(what, calls per sample, shortcut, plain code)."""
     requests = _captured_requests()
-    answers = _answers()
     send = requests["SendMessageBatch"]
     send_body = send.body if isinstance(send.body, bytes) else send.body.encode()
-    send_text = send_body.decode()
-    params = json.loads(send_text)
+    params = json.loads(send_body.decode())
     wire = WireRequest("POST", send.url, inprocess.wire_headers(send.headers), send_body)
     return [
         (
@@ -78,12 +61,6 @@ def pairs() -> list[tuple[str, int, Callable[[], object], Callable[[], object]]]
             lambda: inprocess.plain_wire_headers(send.headers),
         ),
         (
-            "request JSON: json's scanner",
-            REQUESTS,
-            lambda: json10._parsed(send_text),
-            lambda: json.loads(send_text),
-        ),
-        (
             "nesting check: bracket count",
             REQUESTS * 2 // 3,  # sends and deletes are long enough to be checked at all
             lambda: (
@@ -91,15 +68,6 @@ def pairs() -> list[tuple[str, int, Callable[[], object], Callable[[], object]]]
                 and json10._nested_deeper_than(params, json10.MAX_NESTING)
             ),
             lambda: json10._nested_deeper_than(params, json10.MAX_NESTING),
-        ),
-        *(
-            (
-                f"answer JSON, {action}: hand-built rows",
-                REQUESTS // 3,
-                (lambda result=result: json10._render(result)),
-                (lambda result=result: json10._ENCODER.encode(result)),
-            )
-            for action, result in answers.items()
         ),
     ]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from ..api.error_texts import ErrorText
@@ -43,7 +42,7 @@ def decode(request: WireRequest) -> DecodedRequest:
             _actions[target] = action
     try:
         # Decoding first skips json's encoding detection; botocore always sends UTF-8.
-        params = _parsed(request.body.decode("utf-8")) if request.body else {}
+        params = json.loads(request.body.decode("utf-8")) if request.body else {}
     except (ValueError, UnicodeDecodeError, RecursionError):  # nesting too deep is malformed
         raise ErrorText.SERIALIZATION() from None
     if not isinstance(params, dict):
@@ -81,21 +80,6 @@ def _nested_deeper_than(document: Any, limit: int) -> bool:
     return False
 
 
-# json's own C scanner, as json.loads uses it (set in JSONDecoder.__init__; typeshed omits it).
-_scan: Callable[[str, int], tuple[Any, int]] = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
-
-
-def _parsed(text: str) -> Any:
-    """`json.loads(text)`, without its three Python-level wrappers for the usual document:
-    one value and no whitespace around it (as botocore writes). Anything else, malformed
-    documents included, is left to json.loads, so the verdict and its errors are json's."""
-    try:
-        value, end = _scan(text, 0)
-    except StopIteration:  # not a value at the very start: leading whitespace, or malformed
-        return json.loads(text)
-    return value if end == len(text) else json.loads(text)
-
-
 def _headers(request_id: str) -> dict[str, str]:
     return {
         "content-type": CONTENT_TYPE,
@@ -105,59 +89,7 @@ def _headers(request_id: str) -> dict[str, str]:
 
 def encode_result(result: dict[str, Any]) -> WireResponse:
     """The answer's fields as AWS JSON 1.0 (the action is in the request, not the answer)."""
-    return WireResponse(200, _headers(new_request_id()), _render(result).encode())
-
-
-# The rows of the busiest answers (received messages, batch entries) are written out: json's
-# encoder walks each row's items generically, at about twice the cost (benchmarks/hot_path.py).
-# A row of any other keys or key order, or with a value that is not a string, goes to the
-# encoder; tests/protocol/test_json10.py proves the text the same as json.dumps's.
-_escaped: Callable[[str], str] = json.encoder.encode_basestring_ascii
-_MESSAGE_KEYS = ("MessageId", "ReceiptHandle", "MD5OfBody", "Body")
-_SENT_KEYS = ("Id", "MD5OfMessageBody", "MessageId")
-_ID_KEYS = ("Id",)
-
-
-def _render(result: dict[str, Any]) -> str:
-    if len(result) == 1:
-        messages = result.get("Messages")
-        if type(messages) is list:
-            return '{"Messages":[' + ",".join([_message_row(m) for m in messages]) + "]}"
-        successful = result.get("Successful")
-        if type(successful) is list:
-            return '{"Successful":[' + ",".join([_entry_row(e) for e in successful]) + "]}"
-    return _ENCODER.encode(result)
-
-
-def _message_row(message: Any) -> str:
-    if type(message) is dict and tuple(message) == _MESSAGE_KEYS:
-        try:
-            return (
-                f'{{"MessageId":{_escaped(message["MessageId"])},'
-                f'"ReceiptHandle":{_escaped(message["ReceiptHandle"])},'
-                f'"MD5OfBody":{_escaped(message["MD5OfBody"])},'
-                f'"Body":{_escaped(message["Body"])}}}'
-            )
-        except TypeError:  # a value that is not a string
-            pass
-    return _ENCODER.encode(message)
-
-
-def _entry_row(entry: Any) -> str:
-    if type(entry) is dict:
-        keys = tuple(entry)
-        try:
-            if keys == _ID_KEYS:
-                return f'{{"Id":{_escaped(entry["Id"])}}}'
-            if keys == _SENT_KEYS:
-                return (
-                    f'{{"Id":{_escaped(entry["Id"])},'
-                    f'"MD5OfMessageBody":{_escaped(entry["MD5OfMessageBody"])},'
-                    f'"MessageId":{_escaped(entry["MessageId"])}}}'
-                )
-        except TypeError:
-            pass
-    return _ENCODER.encode(entry)
+    return WireResponse(200, _headers(new_request_id()), _ENCODER.encode(result).encode())
 
 
 def encode_error(error: SqsError, *, query_error_header: bool = True) -> WireResponse:
