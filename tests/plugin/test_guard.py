@@ -26,14 +26,22 @@ def client(service="sqs", **kwargs):
 JOBS = "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs"
 NOWHERE = "http://127.0.0.1:1"  # nothing listens there: a request that leaves fails at once
 
-# A client whose requests, once let through, are answered by a before-send handler of its own
-# (an empty 200): a request that got past the guard, without any network.
+# A client whose ListQueues, once let through, is answered by a before-send handler of its own
+# (an empty 200, in the protocol the client speaks: botocore before 1.31.81 speaks query/XML):
+# a request that got past the guard, without any network.
+EMPTY_QUERY_ANSWER = (
+    b"<ListQueuesResponse><ListQueuesResult/>"
+    b"<ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></ListQueuesResponse>"
+)
+
 def answered_locally(sqs):
     from botocore.awsrequest import AWSResponse
 
+    body = b"{}" if sqs.meta.service_model.protocol == "json" else EMPTY_QUERY_ANSWER
+
     class Raw:
         def stream(self, *args, **kwargs):
-            yield b"{}"
+            yield body
 
     def answer(request, **kwargs):
         return AWSResponse(request.url, 200, {}, Raw())
