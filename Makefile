@@ -27,7 +27,7 @@ examples: $(VENV)/.installed
 
 lint: $(VENV)/.installed
 	$(BIN)/ruff check pytest_fakesqs tests examples benchmarks
-	$(BIN)/ruff format --check pytest_fakesqs tests examples benchmarks
+	$(BIN)/ruff format --check pytest_fakesqs tests examples benchmarks README.md docs
 	$(BIN)/mypy
 
 # kombu 5.5 polls SQS through urllib3, every other kombu through pycurl (transport/kombu_http.py):

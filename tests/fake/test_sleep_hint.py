@@ -51,7 +51,7 @@ def test_an_empty_receive_after_a_real_wait_on_a_still_clock_gets_a_hint(
     fakesqs: FakeSQS, real_time: RealTime
 ) -> None:
     sqs, url = retried_job(fakesqs)
-    real_time.now += 31  # what time.sleep(31) does to real time
+    real_time.now += 31  # what a 31-second sleep does to real time
     assert "Messages" not in sqs.receive_message(QueueUrl=url)
     assert report_section(fakesqs, verbose=False).splitlines()[1] == (
         "hint: a receive came back empty after the test's thread spent 31.0s of real time while "
@@ -112,7 +112,7 @@ def test_a_failing_test_that_slept_is_told_to_advance(pytester: pytest.Pytester)
 
         def test_retry_after_the_visibility_timeout(fakesqs):
             real = [0.0]
-            core_of(fakesqs).sleep_watch.real_time = lambda: real[0]  # stands in for time.sleep(31)
+            core_of(fakesqs).sleep_watch.real_time = lambda: real[0]  # stands in for a 31-second sleep
             sqs = boto3.client("sqs", region_name="us-east-1",
                                aws_access_key_id="a", aws_secret_access_key="b")
             url = fakesqs.create_queue("jobs", VisibilityTimeout=30)
