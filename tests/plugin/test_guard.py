@@ -10,9 +10,10 @@ import pytest
 
 from pytest_fakesqs.fake.text import see
 
-from .conftest import literal
+from .conftest import ANSWERED_LOCALLY, literal
 
-CLIENTS = """
+CLIENTS = (
+    """
 import boto3, pytest
 from botocore.config import Config
 from botocore.exceptions import EndpointConnectionError
@@ -25,30 +26,9 @@ def client(service="sqs", **kwargs):
 
 JOBS = "https://sqs.eu-west-1.amazonaws.com/123456789012/jobs"
 NOWHERE = "http://127.0.0.1:1"  # nothing listens there: a request that leaves fails at once
-
-# A client whose ListQueues, once let through, is answered by a before-send handler of its own
-# (an empty 200, in the protocol the client speaks: botocore before 1.31.81 speaks query/XML):
-# a request that got past the guard, without any network.
-EMPTY_QUERY_ANSWER = (
-    b"<ListQueuesResponse><ListQueuesResult/>"
-    b"<ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></ListQueuesResponse>"
-)
-
-def answered_locally(sqs):
-    from botocore.awsrequest import AWSResponse
-
-    body = b"{}" if sqs.meta.service_model.protocol == "json" else EMPTY_QUERY_ANSWER
-
-    class Raw:
-        def stream(self, *args, **kwargs):
-            yield body
-
-    def answer(request, **kwargs):
-        return AWSResponse(request.url, 200, {}, Raw())
-
-    sqs.meta.events.register("before-send.sqs.*", answer)
-    return sqs
 """
+    + ANSWERED_LOCALLY
+)
 HOW_TO_FIX = (
     "Use the `fakesqs` fixture or the `@pytest.mark.fakesqs` marker so a fake serves SQS, mark "
     "the test `@pytest.mark.fakesqs_allow_real_sqs` to let it reach real SQS on purpose, or turn "

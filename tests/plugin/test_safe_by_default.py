@@ -9,7 +9,10 @@ import pytest
 import pytest_fakesqs.engine.errors  # noqa: F401  (the one FakeSQSWarning class of every inline run)
 from pytest_fakesqs.plugin.refusals import is_cloud_endpoint
 
-CLIENTS = """
+from .conftest import ANSWERED_LOCALLY
+
+CLIENTS = (
+    """
 import boto3, pytest
 from botocore.awsrequest import AWSResponse
 from botocore.config import Config
@@ -19,29 +22,11 @@ def client(**kwargs):
     kwargs = {"region_name": "eu-west-1", **kwargs}
     return boto3.client("sqs", config=Config(retries={"total_max_attempts": 1}), **kwargs)
 
-# Once let through, a request is answered by the client's own before-send handler (an empty
-# 200, in the protocol the client speaks: botocore before 1.31.81 speaks query/XML): it got
-# past the guard, without any network.
-EMPTY_QUERY_ANSWER = (
-    b"<ListQueuesResponse><ListQueuesResult/>"
-    b"<ResponseMetadata><RequestId>r</RequestId></ResponseMetadata></ListQueuesResponse>"
-)
-
-def answered_locally(sqs):
-    body = b"{}" if sqs.meta.service_model.protocol == "json" else EMPTY_QUERY_ANSWER
-
-    class Raw:
-        def stream(self, *args, **kwargs):
-            yield body
-
-    sqs.meta.events.register(
-        "before-send.sqs.*", lambda request, **kwargs: AWSResponse(request.url, 200, {}, Raw())
-    )
-    return sqs
-
 def let_through(**kwargs):
     return answered_locally(client(**kwargs)).list_queues()["ResponseMetadata"]["HTTPStatusCode"]
 """
+    + ANSWERED_LOCALLY
+)
 
 
 @pytest.fixture
