@@ -14,7 +14,6 @@ from .conftest import ANSWERED_LOCALLY
 CLIENTS = (
     """
 import boto3, pytest
-from botocore.awsrequest import AWSResponse
 from botocore.config import Config
 from botocore.exceptions import EndpointConnectionError
 
