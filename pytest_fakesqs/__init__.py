@@ -18,7 +18,7 @@ if TYPE_CHECKING:
     from .fake.records import Call, DeadLetter, HistoryEvent, RefusedDelivery
     from .fake.trigger import InvocationContext, TriggerReport
     from .fake.views import Backlog, MessageView, QueueView
-    from .plugin.guard import RealSQSBlocked
+    from .plugin.refusals import RealSQSBlocked
     from .server.server import FakeSQSServer
 
 __all__ = [
@@ -56,7 +56,7 @@ __getattr__, __dir__ = lazy_exports(
         "MessageView": ".fake.views",
         "Options": ".fake.options",
         "QueueView": ".fake.views",
-        "RealSQSBlocked": ".plugin.guard",
+        "RealSQSBlocked": ".plugin.refusals",
         "RefusedDelivery": ".fake.records",
         "TriggerReport": ".fake.trigger",
         "fake_sqs": ".fake.facade",

@@ -1,13 +1,17 @@
-"""The options' names and help, in the order of `Options`: all pytest needs to register them.
+"""The options' names and help, in the order of `Options`, and the one reading of an ini boolean:
+all pytest needs to register the options and read its flags.
 
 The plugin reads this on every pytest run, to register the `fakesqs_<option>` ini keys and the
-marker, so it imports nothing: `Options` (options.py), with its types, defaults and checks, loads
+marker and to read its ini booleans (their callers name the key when a text is neither), so it
+imports nothing: `Options` (options.py), with its types, defaults and checks, loads
 only when some option is read. Each field of `Options` takes its help from here, and
 tests/fake/test_options_catalogue.py keeps the two in step: a new option is a field there and a
 line here.
 """
 
 from __future__ import annotations
+
+INI_PREFIX = "fakesqs_"  # each option's ini key is this prefix and its name
 
 HELP: dict[str, str] = {
     "clock": "frozen | frozen-instant | autojump | real | system: how time moves (frozen: the test's thread jumps at once, other threads wait autojump_threshold first)",
@@ -41,3 +45,18 @@ FAULT_OPTIONS = ("duplicate_delivery", "standard_order", "empty_receives")
 
 def names() -> list[str]:
     return list(HELP)
+
+
+# Every boolean the plugin takes from ini is read by parse_bool.
+TRUE_WORDS = ("true", "yes", "on", "1")
+FALSE_WORDS = ("false", "no", "off", "0")
+
+
+def parse_bool(text: str) -> bool:
+    """`true`/`false` (or yes/no, on/off, 1/0, any case); ValueError says what was expected."""
+    word = text.strip().lower()
+    if word in TRUE_WORDS:
+        return True
+    if word in FALSE_WORDS:
+        return False
+    raise ValueError(f"expected true or false, got {text.strip()!r}")

@@ -20,8 +20,7 @@ from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
 from ..engine.fault_options import StandardOrder, check_probability
 from .declare import creation_order
-from .ini import parse_bool
-from .option_catalogue import FAULT_OPTIONS, HELP
+from .option_catalogue import FAULT_OPTIONS, HELP, parse_bool
 from .text import nearest
 
 if TYPE_CHECKING:

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..fake.ini import parse_bool
-from ..transport.kombu_clients import KOMBU_CLIENTS
+from ..fake.option_catalogue import parse_bool
+from ..transport import KOMBU_CLIENTS
 from .config import ALLOW_MARKER, BLOCK_INI, DEFAULT_BLOCK_MODE, BlockMode
 
 if TYPE_CHECKING:
@@ -36,13 +36,6 @@ PLUGIN_NAME = "fakesqs-guard"
 # The modules whose import means SQS requests may follow: the gate is set up then (kombu's
 # client modules are named in a module of their own, which imports nothing).
 _SQS_CLIENTS = ("botocore.endpoint", "aiobotocore.endpoint", *KOMBU_CLIENTS)
-
-
-class RealSQSBlocked(RuntimeError):
-    """Raised instead of sending an SQS request that no fake serves (blocking is on)."""
-
-
-ATTEMPTS_KEY = pytest.StashKey[list["Attempt"]]()
 
 
 def add_guard_options(parser: pytest.Parser, group: Any) -> None:
@@ -105,9 +98,10 @@ class Guard:
 
     def __init__(self, mode: BlockMode = DEFAULT_BLOCK_MODE) -> None:
         self.mode = mode
-        self._lock = threading.Lock()
+        self.lock = threading.Lock()  # the attempts kept on the running test
         self._installed = False
         self.item: pytest.Item | None = None  # the test running now
+        self.attempts: list[Attempt] = []  # its requests refused in the phase running now
 
     def install(self) -> None:
         """Become the transport's gate once botocore or aiobotocore is imported (now, if it
@@ -140,20 +134,21 @@ class Guard:
     # -- refusing ------------------------------------------------------------------------------
 
     def __call__(self, url: str, action: str, queue_url: str | None) -> None:
-        """Raise RealSQSBlocked for an SQS request to `url` about to leave the process unserved."""
+        """Raise RealSQSBlocked for an SQS request to `url` about to leave the process unserved;
+        the refusal is kept for the running test, which fails even if the code swallows it."""
         __tracebackhide__ = True
-        from .refusals import Attempt, is_cloud_endpoint, refusal_text
+        if self.mode == "false":
+            return
+        from .refusals import refusal
 
-        if self.mode == "false" or (self.mode == "cloud" and not is_cloud_endpoint(url)):
-            return
         item = self.item
-        if item is not None and item.get_closest_marker(ALLOW_MARKER) is not None:
+        blocked = refusal(self.mode, item, url, action, queue_url)
+        if blocked is None:
             return
-        attempt = Attempt(action, queue_url or url)
         if item is not None:
-            with self._lock:
-                item.stash.setdefault(ATTEMPTS_KEY, []).append(attempt)
-        raise RealSQSBlocked(refusal_text(attempt, self.mode))
+            with self.lock:
+                self.attempts.append(blocked.attempt)
+        raise blocked
 
     # -- pytest hooks --------------------------------------------------------------------------
 
@@ -168,10 +163,9 @@ class Guard:
     def pytest_runtest_logfinish(self) -> None:
         self.item = None
 
-    def _take_attempts(self, item: pytest.Item) -> list[Attempt]:
-        with self._lock:
-            attempts = item.stash.get(ATTEMPTS_KEY, [])
-            item.stash[ATTEMPTS_KEY] = []
+    def _take_attempts(self) -> list[Attempt]:
+        with self.lock:
+            attempts, self.attempts = self.attempts, []
         return attempts
 
     @pytest.hookimpl(wrapper=True, trylast=True)
@@ -179,27 +173,12 @@ class Guard:
         self, item: pytest.Item, call: pytest.CallInfo[None]
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         report = yield
-        attempts = self._take_attempts(item)
+        attempts = self._take_attempts()
         if not attempts:
             return report
-        from .refusals import swallowed_report, swallowed_text
+        from .refusals import report_with_refusals
 
-        if report.passed:
-            return swallowed_report(item, call, swallowed_text(attempts, call.when, self.mode))
-        if report.failed and not _only_the_refusal_itself(call, attempts):
-            report.sections.append(
-                ("fakesqs: real SQS blocked", swallowed_text(attempts, call.when, self.mode))
-            )
-        return report
+        return report_with_refusals(item, call, report, attempts, self.mode)
 
     def pytest_unconfigure(self) -> None:
         self.uninstall()
-
-
-def _only_the_refusal_itself(call: pytest.CallInfo[None], attempts: list[Attempt]) -> bool:
-    """The test failed with the one refusal it met: its traceback already says it all."""
-    return (
-        len(attempts) == 1
-        and call.excinfo is not None
-        and isinstance(call.excinfo.value, RealSQSBlocked)
-    )

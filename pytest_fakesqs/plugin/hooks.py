@@ -7,38 +7,32 @@ It is the plugin through plugin/__init__.py, which names every hook and fixture.
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from ..contract.setup import (
+from .config import (
+    DEFAULT_HEADER,
+    active_fake_key,
     add_contract_options,
+    add_html_options,
+    add_ini_options,
+    add_moto_options,
     configure_contract,
+    configure_moto,
     contract_endpoint,
-    contract_header,
+    ini_texts,
+    ini_values_key,
+    marker_line,
+    reports_key,
     skip_if_fake_only,
-    start_contract,
 )
-from .config import add_html_options, add_ini_options, marker_line, read_ini
-from .moto import add_moto_options, configure_moto, moto_dropin
-from .seeding import (
-    configure_seed,
-    give_seed_to_worker,
-    seed_for_test,
-    seed_line,
-    show_seed,
-    uses_run_seed,
-)
+from .seeding import configure_seed, give_seed_to_worker, seed_line, show_seed, uses_run_seed
 
 if TYPE_CHECKING:
     from ..fake.facade import FakeSQS
     from ..server.server import FakeSQSServer
-
-ini_values_key = pytest.StashKey[dict[str, Any]]()
-active_fake_key = pytest.StashKey["FakeSQS"]()
-reports_key = pytest.StashKey[dict[str, pytest.TestReport]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -64,15 +58,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_report_header(config: pytest.Config) -> list[str]:
     ini_values = config.stash[ini_values_key]
     if contract_endpoint(config) is not None:
+        from ..contract.session import contract_header
         from ..fake.options import make_options
 
         region = (
             config.getoption("fakesqs_region", default=None) or make_options(**ini_values).region
         )
         return [contract_header(config, region)]
-    from .options import header
+    if ini_values:
+        from .options import header
 
-    lines = [header(ini_values)]
+        lines = [header(ini_values)]
+    else:  # the defaults' line: Options need not load
+        lines = [DEFAULT_HEADER]
     if show_seed(config, ini_values):
         lines.append(seed_line(config))
     return lines
@@ -97,7 +95,13 @@ def pytest_configure(config: pytest.Config) -> None:
     configure_seed(config)
     configure_contract(config)
     config.addinivalue_line("markers", marker_line(config))
-    config.stash[ini_values_key] = read_ini(config)
+    texts = ini_texts(config)
+    if texts:  # an option is set in ini: Options load now
+        from .options import parse_ini_texts
+
+        config.stash[ini_values_key] = parse_ini_texts(config, texts)
+    else:
+        config.stash[ini_values_key] = {}
     from .guard import configure_guard
 
     configure_guard(config)
@@ -138,84 +142,23 @@ def pytest_runtest_makereport(
     return report
 
 
+# The fixtures' bodies are fixtures.py's, loaded when a test first asks for one.
+
+
 @pytest.fixture
 def fakesqs(request: pytest.FixtureRequest) -> Iterator[FakeSQS]:
     """A fresh fake SQS (engine + virtual clock) serving every SQS call made during the test."""
-    from .options import options_for
+    from .fixtures import fake_for_test
 
-    try:
-        options = options_for(request.node, request.config.stash[ini_values_key])
-    except (TypeError, ValueError) as error:  # a bad marker option: one line, not a traceback
-        raise pytest.fail.Exception(f"{type(error).__name__}: {error}", pytrace=False) from None
-    if contract_endpoint(request.config) is not None:
-        skip_if_fake_only(request.node, options)
-        contract = start_contract(request.config, options)
-        contract.verbose = request.config.getoption("verbose") > 0
-        try:
-            yield contract  # type: ignore[misc]
-        finally:
-            contract.stop()
-        return
-    from ..fake.facade import new_fake  # the engine, the api and botocore: from here on
-
-    if options.seed is None:
-        options.seed = seed_for_test(request.config, request.node.nodeid)
-    dropin = moto_dropin(request.config)  # the drop-in's fake: the one moto's mock uses
-    fake = new_fake(options) if dropin is None else dropin.hold(request.node)
-    fake.verbose = request.config.getoption("verbose") > 0
-    request.node.stash[active_fake_key] = fake
-    try:
-        try:
-            fake.start()
-        except ValueError as error:  # a declared queue the api refused: say why, briefly
-            raise pytest.fail.Exception(f"ValueError: {error}", pytrace=False) from None
-        yield fake
-        reports = request.node.stash.get(reports_key, {}).values()
-        failed = any(report.failed for report in reports)  # that failure is the one to read
-        problems = [] if failed else fake.teardown_problems()
-        if problems:
-            pytest.fail("\n\n".join(problems), pytrace=False)
-        if not failed:
-            warn_of_faults_never_seen(fake, request.node)
-    finally:
-        if dropin is None:
-            fake.stop()
-        else:
-            dropin.release()
-        del request.node.stash[active_fake_key]
-
-
-def warn_of_faults_never_seen(fake: FakeSQS, item: pytest.Item) -> None:
-    """A fault the test's markers (or its fail_next / duplicate_next) asked for that never
-    happened: the test may pass without testing what it claims. The ini file's faults are the
-    suite's, for tests that may or may not meet them: those are left out."""
-    __tracebackhide__ = True
-    from ..engine.errors import FakeSQSWarning
-    from .options import marker_values
-
-    # Shown at the test's own line, not this hook's: that is where the fault was asked for.
-    path, line, _ = item.reportinfo()
-    for text in fake.teardown_warnings(configured=set(marker_values(item))):
-        try:
-            warnings.warn_explicit(FakeSQSWarning(text), FakeSQSWarning, str(path), (line or 0) + 1)
-        except FakeSQSWarning:  # -W error::pytest_fakesqs.FakeSQSWarning
-            break
-    else:
-        return
-    pytest.fail(f"FakeSQSWarning: {text}", pytrace=False)  # one line, no traceback
+    yield from fake_for_test(request)
 
 
 @pytest.fixture
 def fakesqs_server(fakesqs: FakeSQS) -> Iterator[FakeSQSServer]:
     """The test's `fakesqs`, also served over HTTP: `.endpoint_url` on a free 127.0.0.1 port."""
-    from ..contract.sqs import ContractServer, ContractSQS
-    from ..server.server import FakeSQSServer
+    from .fixtures import server_for_test
 
-    if isinstance(fakesqs, ContractSQS):  # contract mode: the real endpoint stands in
-        yield ContractServer(fakesqs.endpoint_url)
-        return
-    with FakeSQSServer(fakesqs) as server:
-        yield server
+    yield from server_for_test(fakesqs)
 
 
 @pytest.fixture(scope="session")
@@ -230,15 +173,6 @@ def fakesqs_session_server(
 ) -> Iterator[FakeSQSServer]:
     """One HTTP-only fake SQS for the whole session (its own FakeSQS, at `.fake`); its options
     are the ini ones with `fakesqs_session_options` on top."""
-    from ..fake.facade import new_fake
-    from ..fake.options import make_options
-    from ..server.server import FakeSQSServer
+    from .fixtures import session_server
 
-    ini_values = request.config.stash[ini_values_key]
-    options = make_options(**{**ini_values, **fakesqs_session_options})
-    fake = new_fake(options).start(in_process=False)
-    try:
-        with FakeSQSServer(fake) as server:
-            yield server
-    finally:
-        fake.stop()
+    yield from session_server(request, fakesqs_session_options)

@@ -11,6 +11,7 @@ for it is served with or without moto's mock.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 from collections.abc import Callable, Generator
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,27 @@ if TYPE_CHECKING:
     from ..fake.options import Options
 
 MOTO_ACCOUNT_ID = "123456789012"  # moto.core.DEFAULT_ACCOUNT_ID
+
+
+def turn_on(config: pytest.Config, ini_values: dict[str, Any]) -> MotoDropIn:
+    """The drop-in is asked for: check moto, register the drop-in's hooks, watch moto."""
+    if importlib.util.find_spec("moto") is None:
+        raise pytest.UsageError(
+            "fakesqs_moto needs moto installed: pip install 'pytest-fakesqs[moto]'"
+        )
+    from ..transport import moto_lifecycle
+
+    if not moto_lifecycle.has_mock_aws():
+        raise pytest.UsageError(
+            f"fakesqs_moto needs moto >= 5 (its mock_aws); moto {moto_lifecycle.moto_version()} "
+            "is installed, whose per-service mock_sqs the drop-in does not follow"
+        )
+    dropin = MotoDropIn(config, ini_values)
+    config.pluginmanager.register(dropin, "fakesqs-moto")
+    moto_lifecycle.watch(dropin.lifetime)
+    if moto_lifecycle.moto_is_active():  # a conftest started moto before the session did
+        dropin.lifetime.moto_started(reset=True)
+    return dropin
 
 
 def moto_defaults() -> dict[str, Any]:

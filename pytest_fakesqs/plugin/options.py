@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from ..fake.options import Options, defaults, make_options
+from ..fake.option_catalogue import INI_PREFIX
+from ..fake.options import Options, defaults, make_options, parse_ini
 
 
 def marker_values(item: pytest.Item) -> dict[str, Any]:
@@ -36,6 +37,27 @@ def anchored(value: Any, base: Path) -> Any:
         return anchored(value, base)
     except TypeError:
         return value  # not paths: the option's own check says so
+
+
+def parse_ini_texts(config: pytest.Config, texts: dict[str, str]) -> dict[str, Any]:
+    """The ini texts of the options set (name -> text), parsed by type and checked one by one,
+    then together; UsageError names the key."""
+    values: dict[str, Any] = {}
+    for name, text in texts.items():
+        key = INI_PREFIX + name
+        try:
+            values[name] = parse_ini(name, text)
+            if name == "queues_from":
+                base = config.inipath.parent if config.inipath else config.rootpath
+                values[name] = anchored(values[name], base)
+            make_options(**{name: values[name]})
+        except (TypeError, ValueError) as error:
+            raise pytest.UsageError(f"ini option {key}: {error}") from None
+    try:
+        make_options(**values)
+    except (TypeError, ValueError) as error:
+        raise pytest.UsageError(f"fakesqs ini options: {error}") from None
+    return values
 
 
 # Always named in the header; any other option only when it differs from its default.

@@ -1,5 +1,6 @@
-"""What the real-SQS guard says: which endpoints are public cloud SQS, the refusal raised in
-the call, and the failure of a test that swallowed one. Loaded at the first refusal."""
+"""What the real-SQS guard does once a request no fake served comes by: which endpoints are
+public cloud SQS, the refusal raised in the call, and the failure of a test that swallowed one.
+Loaded at the first such request (guard.py loads on every run)."""
 
 from __future__ import annotations
 
@@ -50,6 +51,14 @@ class Attempt:
         return f"{self.action} {self.url}"
 
 
+class RealSQSBlocked(RuntimeError):
+    """Raised instead of sending an SQS request that no fake serves (blocking is on)."""
+
+    def __init__(self, text: str, attempt: Attempt) -> None:
+        super().__init__(text)
+        self.attempt = attempt  # the request refused
+
+
 def is_cloud_endpoint(url: str) -> bool:
     """Whether `url` is a public cloud SQS endpoint (AWS in any partition, YMQ)."""
     try:
@@ -93,3 +102,42 @@ def swallowed_report(
     failing = pytest.CallInfo.from_call(fail, when=call.when)
     failing.start, failing.stop, failing.duration = call.start, call.stop, call.duration
     return pytest.TestReport.from_item_and_call(item, failing)
+
+
+def refusal(
+    mode: BlockMode, item: pytest.Item | None, url: str, action: str, queue_url: str | None
+) -> RealSQSBlocked | None:
+    """The error to raise for an unserved request to `url`, or None when `mode` lets it through
+    or the running test is marked to reach real SQS."""
+    if mode == "false" or (mode == "cloud" and not is_cloud_endpoint(url)):
+        return None
+    if item is not None and item.get_closest_marker(ALLOW_MARKER) is not None:
+        return None
+    attempt = Attempt(action, queue_url or url)
+    return RealSQSBlocked(refusal_text(attempt, mode), attempt)
+
+
+def report_with_refusals(
+    item: pytest.Item,
+    call: pytest.CallInfo[None],
+    report: pytest.TestReport,
+    attempts: list[Attempt],
+    mode: BlockMode,
+) -> pytest.TestReport:
+    """A phase that met refusals: failed if it passed anyway, else a section listing them
+    (unless its failure is the one refusal itself, whose traceback says it all)."""
+    if report.passed:
+        return swallowed_report(item, call, swallowed_text(attempts, call.when, mode))
+    if report.failed and not _only_the_refusal_itself(call, attempts):
+        report.sections.append(
+            ("fakesqs: real SQS blocked", swallowed_text(attempts, call.when, mode))
+        )
+    return report
+
+
+def _only_the_refusal_itself(call: pytest.CallInfo[None], attempts: list[Attempt]) -> bool:
+    return (
+        len(attempts) == 1
+        and call.excinfo is not None
+        and isinstance(call.excinfo.value, RealSQSBlocked)
+    )

@@ -42,8 +42,8 @@ from ..engine import cancellation
 from ..engine.clock import calling_thread, serving_for
 from ..protocol import WireHandler, WireRequest, WireResponse
 from ..protocol.sniffing import NO_ACTION, action_of, queue_url_of
+from . import KOMBU_CLIENTS
 from .inprocess import body_bytes, may_wait
-from .kombu_clients import KOMBU_CLIENTS
 from .patching import Patches
 from .serving import current_handler, handler_for, refuse_unserved
 
@@ -289,7 +289,7 @@ def _urllib3_add_request(original: Callable[..., Any]) -> Callable[..., Any]:
     return add_request
 
 
-# The methods replaced on each client class kombu ever shipped (kombu_clients.py).
+# The methods replaced on each client class kombu ever shipped (transport/__init__.py).
 _REPLACEMENTS: dict[str, dict[str, Callable[[Callable[..., Any]], Callable[..., Any]]]] = {
     "CurlClient": {"add_request": _curl_add_request, "close": _curl_close},
     "Urllib3Client": {"add_request": _urllib3_add_request},

@@ -25,7 +25,7 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Protocol
 from urllib.parse import urlsplit
 
-from .kombu_clients import KOMBU_CLIENTS
+from . import KOMBU_CLIENTS
 from .patching import Patches
 
 if TYPE_CHECKING:

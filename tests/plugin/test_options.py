@@ -181,6 +181,14 @@ def test_report_header_is_one_short_line_without_configuration(
     assert len(lines[0]) <= 120
 
 
+def test_the_default_header_is_the_one_options_make() -> None:
+    """A run whose ini sets nothing prints a kept line, so that its header loads no Options."""
+    from pytest_fakesqs.plugin.config import DEFAULT_HEADER
+    from pytest_fakesqs.plugin.options import header
+
+    assert header({}) == DEFAULT_HEADER
+
+
 @pytest.mark.parametrize(
     ("line", "error"),
     [

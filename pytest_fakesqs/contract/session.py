@@ -1,71 +1,25 @@
-"""Contract mode's pytest wiring: options, the explicit switch, skips, and starting a session."""
+"""Contract mode, once it is on: the header, the per-test skips that read a test's options, and
+starting the session's verbs against the real endpoint (its options and switch, which every run
+loads, are plugin/config.py's)."""
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+from ..plugin.config import PREFIX_KEY, TEST_COUNTER_KEY, contract_endpoint
 
 if TYPE_CHECKING:
     from ..fake.options import Options
     from .sqs import ContractSQS
 
-ENDPOINT_KEY = pytest.StashKey[str | None]()
-PREFIX_KEY = pytest.StashKey[str]()
-TEST_COUNTER_KEY = pytest.StashKey[Iterator[int]]()
 # Options that only a fake can honour (beside the fault options): a test that sets them is
 # skipped in contract mode. queues_from: contract mode declares only `queues` (its names are
 # prefixed, which would break the ARNs a file wires between queues), so a test reading files
 # skips there.
 FAKE_ONLY_OPTIONS = ("faults", "clock", "start", "queues_from")
-
-
-def add_contract_options(parser: pytest.Parser, group: Any) -> None:
-    group.addoption(
-        "--fakesqs-endpoint",
-        dest="fakesqs_endpoint",
-        default=None,
-        metavar="URL",
-        help="contract mode: fake nothing; send every SQS call to this real endpoint "
-        "(AWS, YMQ, ElasticMQ, LocalStack) with your own credentials",
-    )
-    group.addoption(
-        "--fakesqs-region",
-        dest="fakesqs_region",
-        default=None,
-        metavar="REGION",
-        help="contract mode: the endpoint's region (default: the region option)",
-    )
-    parser.addini(
-        "fakesqs_endpoint",
-        "fakesqs contract mode: the real SQS endpoint to test against (explicit only)",
-        type="string",
-        default="",
-    )
-
-
-def configure_contract(config: pytest.Config) -> None:
-    # Only the command line or an ini file turn contract mode on: never the environment alone.
-    endpoint = config.getoption("fakesqs_endpoint", default=None) or config.getini(
-        "fakesqs_endpoint"
-    )
-    config.stash[ENDPOINT_KEY] = str(endpoint).strip() or None
-    if config.stash[ENDPOINT_KEY] is not None:  # contract mode: its parts load now
-        from .naming import run_prefix
-
-        config.stash[PREFIX_KEY] = run_prefix()
-        config.stash[TEST_COUNTER_KEY] = itertools.count(1)
-    config.addinivalue_line(
-        "markers",
-        "fakesqs_only: the test needs the fake (fault injection, time travel...); "
-        "skipped in contract mode (--fakesqs-endpoint)",
-    )
-
-
-def contract_endpoint(config: pytest.Config) -> str | None:
-    return config.stash.get(ENDPOINT_KEY, None)
 
 
 def contract_header(config: pytest.Config, region: str) -> str:
@@ -82,16 +36,10 @@ def endpoint_flavor(endpoint: str) -> str:
     return "ymq" if "message-queue.api.cloud.yandex.net" in endpoint else "aws"
 
 
-def skip_if_fake_only(item: pytest.Item, options: Options | None = None) -> None:
+def skip_if_options_need_the_fake(item: pytest.Item, options: Options) -> None:
+    """Skip a test whose options describe another flavor, or need what only a fake does."""
     endpoint = contract_endpoint(item.config)
-    if endpoint is None:
-        return
-    if item.get_closest_marker("fakesqs_only") is not None:
-        pytest.skip(
-            f"fakesqs_only: this test needs the fake; contract mode runs against {endpoint}"
-        )
-    if options is None:
-        return
+    assert endpoint is not None
     if options.flavor != endpoint_flavor(endpoint):
         pytest.skip(
             f"contract mode: this test describes flavor={options.flavor!r}, but {endpoint} "
