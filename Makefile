@@ -16,10 +16,12 @@ $(UV):
 
 # Every venv the targets use is made by this one recipe: $(call venv,DIR,PYTHON,PACKAGES) is
 # DIR/.installed, a venv of PYTHON (with pip, for the scripts that install more) and PACKAGES.
+# Compiled at install, as pip does: where PYTHONDONTWRITEBYTECODE is set (CI's machine, many
+# images) an uncompiled venv would compile pytest, botocore and moto again in every process.
 define venv
 $(1)/.installed: pyproject.toml | $(UV)
 	$(2) -m venv $(1)
-	$(UV) pip install -q --python $(1)/bin/python $(3)
+	$(UV) pip install -q --compile-bytecode --python $(1)/bin/python $(3)
 	touch $$@
 endef
 
