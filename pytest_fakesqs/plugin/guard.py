@@ -7,7 +7,7 @@ transport's gate (transport/serving.py): every in-process transport asks it abou
 fake served, before the request leaves — for botocore before it even signs, so a machine
 without credentials hears `RealSQSBlocked`, not `NoCredentialsError`. Nothing is patched here,
 and botocore is patched only once the code under test imports it. The refusal is raised in the
-call and also kept on the test item, so the test fails even when the code under test swallows
+call and also kept for the running test, so the test fails even when the code under test swallows
 the exception. Other AWS services, the fake's own HTTP servers, moto's `mock_aws`, contract
 mode and tests marked `fakesqs_allow_real_sqs` pass. The innermost pytest run decides (pytester
 runs pytest inside pytest): its guard is the transport's last gate until it unconfigures. What
