@@ -27,7 +27,7 @@ import pytest
 
 from ..fake.option_catalogue import parse_bool
 from ..transport import KOMBU_CLIENTS
-from .config import ALLOW_MARKER, BLOCK_INI, DEFAULT_BLOCK_MODE, BlockMode
+from .config import ALLOW_MARKER, BLOCK_INI, DEFAULT_BLOCK_MODE, BlockMode, contract_endpoint
 
 if TYPE_CHECKING:
     from .refusals import Attempt
@@ -63,7 +63,7 @@ def configure_guard(config: pytest.Config) -> None:
     )
     # Off in contract mode (the run is meant to reach a real endpoint), but still this run's
     # gate: an outer pytest run's guard must not decide for it.
-    mode = "false" if _contract_mode(config) else blocking_mode(config)
+    mode = "false" if contract_endpoint(config) is not None else blocking_mode(config)
     guard = Guard(mode)
     config.pluginmanager.register(guard, PLUGIN_NAME)
     guard.install()
@@ -82,14 +82,6 @@ def blocking_mode(config: pytest.Config) -> BlockMode:
         raise pytest.UsageError(
             f"ini option {BLOCK_INI}: expected cloud, true or false, got {text!r}"
         ) from None
-
-
-def _contract_mode(config: pytest.Config) -> bool:
-    # Read here rather than from contract/ so that loading the guard imports nothing heavy.
-    endpoint = config.getoption("fakesqs_endpoint", default=None) or config.getini(
-        "fakesqs_endpoint"
-    )
-    return bool(str(endpoint or "").strip())
 
 
 class Guard:
