@@ -171,9 +171,9 @@ def test_only_the_strategies_module_imports_hypothesis() -> None:
 def test_a_run_without_sqs_tests_loads_only_what_reading_the_options_needs(
     pytester: pytest.Pytester,
 ) -> None:
-    # pytest starts, registers and reads the options, runs plain tests (-q: no header, whose
-    # line shows the options' defaults): the options' types, the engine, the api, the
-    # transport and the contract client never load (a fresh process: this one has them all).
+    # pytest starts, registers and reads the options, prints its header (the plugin's line
+    # included) and runs plain tests: the options' types, the fixtures' bodies, the engine, the
+    # api, the transport and contract mode never load (a fresh process: this one has them all).
     pytester.makeconftest(
         """
         import sys
@@ -184,8 +184,9 @@ def test_a_run_without_sqs_tests_loads_only_what_reading_the_options_needs(
         """
     )
     pytester.makepyfile("def test_plain():\n    assert True\n")
-    result = pytester.runpytest_subprocess("-q", "-s", "-p", "no:randomly")
+    result = pytester.runpytest_subprocess("-s", "-p", "no:randomly")
     result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["fakesqs: clock=frozen, region=us-east-1, *"])
     (line,) = [line for line in result.stdout.lines if "loaded:" in line]
     loaded = set(line.partition("loaded:")[2].split())
     assert "pytest_fakesqs.plugin.guard" in loaded  # blocking is on: the guard waits for botocore
@@ -197,6 +198,8 @@ def test_a_run_without_sqs_tests_loads_only_what_reading_the_options_needs(
         "pytest_fakesqs.transport.serving",
         "pytest_fakesqs.transport.patching",
         "pytest_fakesqs.contract.sqs",
+        "pytest_fakesqs.contract.session",
+        "pytest_fakesqs.plugin.fixtures",
         "pytest_fakesqs.plugin.options",
         "pytest_fakesqs.plugin.refusals",
         "pytest_fakesqs.plugin.moto_lifetime",

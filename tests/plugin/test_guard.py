@@ -333,3 +333,23 @@ def test_blocking_imports_botocore_no_earlier_than_the_code_under_test_does(
             "botocore imported at load: False",
             "botocore before the test imports it: False",
         ]
+
+
+def test_a_refusal_carries_the_request_it_refused() -> None:
+    from pytest_fakesqs import RealSQSBlocked
+    from pytest_fakesqs.plugin.refusals import Attempt, refusal
+
+    local = "http://127.0.0.1:1"  # not cloud SQS
+
+    blocked = refusal("true", None, local + "/", "ListQueues", None)
+    assert isinstance(blocked, RealSQSBlocked)
+    assert blocked.attempt == Attempt("ListQueues", local + "/")
+    assert str(blocked).startswith(f"Real SQS access not allowed: ListQueues to {local}/ ")
+    queue_url = "https://sqs.us-east-1.amazonaws.com/123456789012/jobs"
+    sent = refusal("cloud", None, "https://sqs.us-east-1.amazonaws.com/", "SendMessage", queue_url)
+    assert sent is not None and sent.attempt == Attempt("SendMessage", queue_url)
+    # What the mode lets through is no refusal at all.
+    assert refusal("cloud", None, local + "/", "ListQueues", None) is None
+    assert (
+        refusal("false", None, "https://sqs.us-east-1.amazonaws.com/", "ListQueues", None) is None
+    )
