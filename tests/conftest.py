@@ -17,3 +17,13 @@ for _module in (
 ):
     with contextlib.suppress(ImportError):
         importlib.import_module(_module)
+
+# The same drop leaves a package imported before a run holding the attributes its submodules
+# set during it: once botocore itself is loaded (a test module's imports), a run that imports
+# botocore.session leaves botocore.handlers on the package, and a later run's fresh
+# botocore.session binds that stale copy, whose handlers lack the stubber a fresh moto adds to
+# the new one: mock_aws then answers nothing (test_safe_by_default after test_contract_mode).
+# Loaded here, every run shares one copy.
+for _module in ("botocore.session", "botocore.handlers"):
+    with contextlib.suppress(ImportError):
+        importlib.import_module(_module)
