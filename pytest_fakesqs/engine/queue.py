@@ -145,6 +145,8 @@ class Queue:
         self.store.remove(message)
         message.state = GONE
         message.generation += 1
+        if state is IN_FLIGHT:
+            self.schedule.settle_in_flight()
         message.receipt_handle = None
         self.bytes -= message.size
         message.record_last(moment, event, detail)

@@ -282,6 +282,11 @@ class Schedule:
 
     # -- upkeep ----------------------------------------------------------------------------
 
+    def settle_in_flight(self) -> None:
+        """An in-flight message left (deleted, mostly in the order received): entries at the
+        front that no longer count go now, so deleted messages are not kept until a prune."""
+        self._first_live(self._in_flight, IN_FLIGHT)
+
     def left_stale(self) -> bool:
         """A removal or reschedule left a stale entry: True when it is time to prune."""
         self._stale_made += 1

@@ -32,7 +32,10 @@ def test_delete_and_change_visibility_touch_constant_entries() -> None:
     queue.work = 0
     broker.change_visibility(queue, handles[0], 60)
     broker.delete(queue, handles[1])
-    assert queue.work == 0
+    # The delete drops the entries at the front of the in-flight order that no longer count
+    # (the first message's old visibility deadline, the deleted one's): each entry once, as it
+    # comes to the front, whatever the depth.
+    assert queue.work == 2
 
 
 def test_compaction_is_amortised_and_keeps_order() -> None:
@@ -82,10 +85,12 @@ def test_finished_messages_leave_no_heap_entries_behind() -> None:
             broker.change_visibility(queue, delivery.receipt_handle, 60)
             broker.delete(queue, delivery.receipt_handle)
         operations += 1 + 2 * len(deliveries)
-    assert queue.pruned > 0
     sizes = queue.schedule.sizes()
     for order in ("in_flight", "retained", "delayed"):
         assert sizes[order] <= 2 * STALE_SLACK
+    # Deleted in the order received, the in-flight entries leave from the front as they go
+    # stale: none waits for a rebuild (the next test leaves some behind a live one).
+    assert sizes["in_flight"] <= 2 * 10
     assert sizes["ready"] == 0
     assert queue.work / operations < 3  # rebuilds are amortised: a few entries per operation
 
