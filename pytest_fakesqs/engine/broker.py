@@ -11,10 +11,8 @@ from . import cancellation
 from .clock import Clock
 from .errors import (
     EngineError,
-    MalformedReceiptHandle,
     QueueAlreadyExists,
     QueueNotFound,
-    StaleReceiptHandle,
 )
 from .handles import MessageIds
 from .injected import FaultDecisions
@@ -144,30 +142,48 @@ class Broker:
             queue_delay = queue.settings.delay
             new_message_id = self.new_message_id
             delayed_any = False
-            for outgoing in outgoings:
-                if fifo and outgoing.dedup_id is not None:
-                    original = queue.find_duplicate(outgoing.group_id, outgoing.dedup_id, now)
-                    if original is not None:
-                        duplicate_at.add(len(results))
-                        results.append(original)
-                        continue
-                message = Message(
-                    new_message_id(),
-                    outgoing.body,
-                    now,
-                    outgoing.size,
-                    outgoing.attributes,
-                    outgoing.system,
-                    outgoing.group_id,
-                    outgoing.dedup_id,
-                )
-                message.body_digest = outgoing.body_digest
-                delay = queue_delay if outgoing.delay is None else outgoing.delay
-                delayed_any = delayed_any or delay > 0
-                queue.enqueue(message, delay, now)
-                if fifo and outgoing.dedup_id is not None:
-                    queue.remember_dedup(message, now)
-                results.append(message)
+            if not fifo and not queue_delay and not any(o.delay for o in outgoings):
+                # The usual send: every message visible at once, entered in one pass.
+                results = [
+                    Message(
+                        new_message_id(),
+                        o.body,
+                        now,
+                        o.size,
+                        o.attributes,
+                        o.system,
+                        o.group_id,
+                        o.dedup_id,
+                        o.body_digest,
+                    )
+                    for o in outgoings
+                ]
+                queue.enqueue_visible(results, now)
+            else:
+                for outgoing in outgoings:
+                    if fifo and outgoing.dedup_id is not None:
+                        original = queue.find_duplicate(outgoing.group_id, outgoing.dedup_id, now)
+                        if original is not None:
+                            duplicate_at.add(len(results))
+                            results.append(original)
+                            continue
+                    message = Message(
+                        new_message_id(),
+                        outgoing.body,
+                        now,
+                        outgoing.size,
+                        outgoing.attributes,
+                        outgoing.system,
+                        outgoing.group_id,
+                        outgoing.dedup_id,
+                        outgoing.body_digest,
+                    )
+                    delay = queue_delay if outgoing.delay is None else outgoing.delay
+                    delayed_any = delayed_any or delay > 0
+                    queue.enqueue(message, delay, now)
+                    if fifo and outgoing.dedup_id is not None:
+                        queue.remember_dedup(message, now)
+                    results.append(message)
             if queue.pollers:  # waking nobody still costs a Condition round-trip per send
                 if delayed_any:  # every poll re-reads its next event: a delay may end first
                     queue.condition.notify_all()
@@ -376,21 +392,14 @@ class Broker:
     def delete_many(self, queue: Queue, handles: list[str]) -> list[Message | EngineError]:
         """Delete in order under one lock; each handle's outcome is its message or its error."""
         self.move_tasks.catch_up(self.clock.now())
-        outcomes: list[Message | EngineError] = []
-        deleted: list[Message] = []
         with queue.lock:
             now = self.clock.now()
             queue.apply_due(now)
-            for handle in handles:
-                try:
-                    message = queue.delete(handle, now)
-                except (MalformedReceiptHandle, StaleReceiptHandle) as error:
-                    outcomes.append(error)
-                else:
-                    outcomes.append(message)
-                    deleted.append(message)
-        for listener in self.deleted_listeners:
-            listener(deleted)
+            outcomes = queue.delete_all(handles, now)
+        if self.deleted_listeners:
+            deleted = [m for m in outcomes if isinstance(m, Message)]
+            for listener in self.deleted_listeners:
+                listener(deleted)
         return outcomes
 
     def change_visibility(self, queue: Queue, handle: str, timeout: float) -> Message:

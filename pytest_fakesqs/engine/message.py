@@ -123,12 +123,13 @@ class Message:
         system: dict[str, Any] | None = None,
         group_id: str | None = None,
         dedup_id: str | None = None,
+        body_digest: str | None = None,
     ) -> None:
         self.message_id = message_id
         self.key = message_id  # storage identity; an injected duplicate gets its own
         self.duplicated = False  # an injected second delivery exists (or this is it)
         self.body = body
-        self.body_digest: str | None = None  # computed by the api once, at send
+        self.body_digest = body_digest  # computed by the api once, at send
         # Message attributes in the api layer's own form; the engine only stores them.
         self.attributes = attributes
         # Rare system attributes (AWSTraceHeader, DeadLetterQueueSourceArn, SenderId...).
@@ -216,8 +217,8 @@ class Message:
             system=None if self.system is None else dict(self.system),
             group_id=self.group_id,
             dedup_id=self.dedup_id,
+            body_digest=self.body_digest,
         )
-        copy.body_digest = self.body_digest
         copy.queue_name = self.queue_name  # until the copy enters its own queue
         log = self._log  # a tuple is shared: nothing changes it in place
         copy._log = list(log) if type(log) is list else log

@@ -47,6 +47,19 @@ class MessageOrder:
                 return
         in_order.append(message)
 
+    def extend(self, messages: list[Message]) -> None:
+        """push() each of `messages`, which are in order among themselves (a batch just sent):
+        when the first is in order after the last one here, so are all of them."""
+        in_order = self._in_order
+        if in_order and messages:
+            first, last = messages[0], in_order[-1]
+            moment, last_moment = self._key(first), self._key(last)
+            if moment < last_moment or (moment == last_moment and first.sequence < last.sequence):
+                for message in messages:
+                    self.push(message)
+                return
+        in_order.extend(messages)
+
     def _heap_is_first(self) -> bool:
         heap, in_order = self._heap, self._in_order
         if not heap:
@@ -62,6 +75,16 @@ class MessageOrder:
         if self._heap and self._heap_is_first():
             return heapq.heappop(self._heap)[2]
         return self._in_order.popleft()
+
+    def pop_many(self, count: int) -> list[Message]:
+        """pop() up to `count` times, fewer when the order runs out first."""
+        in_order = self._in_order
+        if self._heap:
+            taken: list[Message] = []
+            while len(taken) < count and self:
+                taken.append(self.pop())
+            return taken
+        return [in_order.popleft() for _ in range(min(count, len(in_order)))]
 
     def peek(self) -> Message:
         """The first message, left in place; IndexError when there is none."""
@@ -121,6 +144,9 @@ class RetentionOrder:
 
     def push(self, message: Message) -> None:
         self.fresh.push(message)
+
+    def extend(self, messages: list[Message]) -> None:
+        self.fresh.extend(messages)
 
     def move_back(self, message: Message) -> None:
         self.moved_back.push(message)

@@ -15,6 +15,7 @@ from . import injected
 from .cancellation import PollCondition
 from .clock import Clock
 from .errors import (
+    EngineError,
     MalformedReceiptHandle,
     QueueOverLimit,
     StaleReceiptHandle,
@@ -132,9 +133,11 @@ class Queue:
         detail: str = "",
         *,
         settle: bool = True,
+        upkeep: bool = True,
     ) -> None:
         """Take a live message out for good. `settle=False`: its FIFO group is being served,
-        and is settled once its run is over (re-offering it now would give it a turn early)."""
+        and is settled once its run is over (re-offering it now would give it a turn early).
+        `upkeep=False`: the caller removes a batch, and calls _upkeep once after it."""
         state = message.state
         if state is VISIBLE:
             self.visible -= 1
@@ -145,14 +148,21 @@ class Queue:
         self.store.remove(message)
         message.state = GONE
         message.generation += 1
-        if state is IN_FLIGHT:
-            self.schedule.settle_in_flight()
         message.receipt_handle = None
         self.bytes -= message.size
         message.record_last(moment, event, detail)
         if self.groups is not None and settle:
             self.groups.settle(message)
-        if self.schedule.left_stale():
+        if upkeep:
+            self._upkeep(1)
+
+    def _upkeep(self, removed: int) -> None:
+        """After `removed` removals: entries at the in-flight order's front that no longer
+        count go (deleted in the order received, a message is freed at once instead of
+        waiting for a prune), and a prune when it is time."""
+        schedule = self.schedule
+        schedule.settle_in_flight()
+        if schedule.left_stale(removed):
             self._prune()
 
     def _prune(self) -> None:
@@ -190,6 +200,22 @@ class Queue:
                 groups.add(message)
             else:
                 schedule.ready(message)
+
+    def enqueue_visible(self, messages: list[Message], now: float) -> None:
+        """enqueue(message, 0, now) for each of a standard queue's batch, in one pass (a send
+        with no delay: the usual one); tests/engine/test_batches.py proves them equal."""
+        assert self.groups is None
+        sequence, name, size = self._sequence, self.name, 0
+        for message in messages:
+            message.sequence = message.rank = next(sequence)
+            message.queue_name = name
+            message.state = VISIBLE
+            message.visible_at = now
+            size += message.size
+        self.store.add_all(messages)
+        self.bytes += size
+        self.visible += len(messages)
+        self.schedule.enter_visible(messages)
 
     def find_duplicate(self, group_id: str | None, dedup_id: str, now: float) -> Message | None:
         scope = group_id if self.settings.dedup_scope == "messageGroup" else None
@@ -229,17 +255,17 @@ class Queue:
                 if window is not None:
                     if not window:
                         break
-                    message = window.pop()
-                else:
-                    next_message = schedule.next_ready()
-                    if next_message is None:
+                    batch = [window.pop()]
+                else:  # the next ones in receive order, a run at a time
+                    batch = schedule.take_ready(max_messages - len(deliveries))
+                    if not batch:
                         break
-                    message = next_message
-                if redrive is not None and message.receive_count >= redrive.max_receive_count:
-                    self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
-                    moved.append(message)
-                    continue
-                deliveries.append(self._deliver(message, visibility_timeout, now))
+                for message in batch:
+                    if redrive is not None and message.receive_count >= redrive.max_receive_count:
+                        self._remove(message, Event.MOVED_TO_DLQ, now, redrive.dead_letter_queue[2])
+                        moved.append(message)
+                        continue
+                    deliveries.append(self._deliver(message, visibility_timeout, now))
             if window:
                 schedule.return_ready(window)
             if faults is not None:
@@ -351,12 +377,35 @@ class Queue:
     def delete(self, handle: str, now: float, *, in_flight_only: bool = False) -> Message:
         """On a standard queue any handle it issued deletes its message, expired or older than
         another (verified against AWS), unless `in_flight_only` (see Broker.delete)."""
+        message = self._deleted_by(handle, in_flight_only=in_flight_only)
+        self._remove(message, _DELETED, now)
+        return message
+
+    def delete_all(self, handles: list[str], now: float) -> list[Message | EngineError]:
+        """delete() each handle in order: its message, or its error (the handle is malformed
+        or stale); the upkeep after a removal is done once for the batch."""
+        outcomes: list[Message | EngineError] = []
+        removed = 0
+        for handle in handles:
+            try:
+                message = self._deleted_by(handle, in_flight_only=False)
+            except (MalformedReceiptHandle, StaleReceiptHandle) as error:
+                outcomes.append(error)
+                continue
+            self._remove(message, _DELETED, now, upkeep=False)
+            removed += 1
+            outcomes.append(message)
+        if removed:
+            self._upkeep(removed)
+        return outcomes
+
+    def _deleted_by(self, handle: str, *, in_flight_only: bool) -> Message:
+        """The message a delete of `handle` removes; raises when there is none."""
         message = self.store.by_handle.get(handle)
         if message is None:
             message = self._named_by(handle)
             if message is None or in_flight_only or self.groups is not None:
                 raise StaleReceiptHandle(handle, message_exists=message is not None)
-        self._remove(message, _DELETED, now)
         return message
 
     def change_visibility(self, handle: str, timeout: float, now: float) -> Message:

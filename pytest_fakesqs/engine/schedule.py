@@ -79,6 +79,12 @@ class Schedule:
         """A message entered the queue: it expires `retention` after its enqueued_at."""
         self._retained.push(message)
 
+    def enter_visible(self, messages: list[Message]) -> None:
+        """A standard queue's batch, just sent and visible at once, in send order: retain()
+        and ready() for each, a batch at a time."""
+        self._retained.extend(messages)
+        self._ready.extend(messages)
+
     def delay(self, message: Message) -> None:
         """A DELAYED message becomes visible at its visible_at."""
         heapq.heappush(
@@ -119,6 +125,19 @@ class Schedule:
             if message.state is VISIBLE:
                 return message
             # deleted or expired since: dropped, as it came first
+
+    def take_ready(self, count: int) -> list[Message]:
+        """next_ready() up to `count` times, a run of the order at a time: the first `count`
+        visible messages of the receive order (fewer when it runs out)."""
+        ready = self._ready
+        taken: list[Message] = []
+        while len(taken) < count:
+            popped = ready.pop_many(count - len(taken))
+            if not popped:
+                break
+            self.work += len(popped)
+            taken += [message for message in popped if message.state is VISIBLE]
+        return taken
 
     def first_ready(self) -> Message | None:
         """The message next_ready would take, left in place."""
@@ -287,10 +306,12 @@ class Schedule:
         front that no longer count go now, so deleted messages are not kept until a prune."""
         self._first_live(self._in_flight, IN_FLIGHT)
 
-    def left_stale(self) -> bool:
-        """A removal or reschedule left a stale entry: True when it is time to prune."""
-        self._stale_made += 1
-        return not self._stale_made % self.stale_slack
+    def left_stale(self, count: int = 1) -> bool:
+        """`count` removals or reschedules left a stale entry each: True when it is time to
+        prune (once every stale_slack of them)."""
+        before = self._stale_made
+        self._stale_made = before + count
+        return before // self.stale_slack != self._stale_made // self.stale_slack
 
     def prune(self, *, visible: int, in_flight: int, delayed: int, live: int) -> None:
         """Rebuild each order that is mostly stale, given how many messages of the queue are

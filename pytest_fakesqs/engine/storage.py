@@ -31,6 +31,13 @@ class SlotStore:
         self.slots.append(message)
         self.by_id[message.key] = message
 
+    def add_all(self, messages: list[Message]) -> None:
+        slots, by_id = self.slots, self.by_id
+        for message in messages:
+            message.slot = len(slots)
+            slots.append(message)
+            by_id[message.key] = message
+
     def remove(self, message: Message) -> None:
         self.slots[message.slot] = None
         self.dead += 1

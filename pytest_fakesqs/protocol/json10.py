@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii as _quoted
 from typing import Any
 
 from ..api.error_texts import ErrorText
@@ -89,7 +90,53 @@ def _headers(request_id: str) -> dict[str, str]:
 
 def encode_result(result: dict[str, Any]) -> WireResponse:
     """The answer's fields as AWS JSON 1.0 (the action is in the request, not the answer)."""
-    return WireResponse(200, _headers(new_request_id()), _ENCODER.encode(result).encode())
+    text = hand_built(result)
+    if text is None:
+        text = _ENCODER.encode(result)
+    return WireResponse(200, _headers(new_request_id()), text.encode())
+
+
+# The rows of the stress cycle's three answers, in the order the api writes their keys.
+_SENT_ROW = ("Id", "MD5OfMessageBody", "MessageId")
+_RECEIVED_ROW = ("MessageId", "ReceiptHandle", "MD5OfBody", "Body")
+_DELETED_ROW = ("Id",)
+_ANSWERS = {("Successful", _SENT_ROW), ("Messages", _RECEIVED_ROW), ("Successful", _DELETED_ROW)}
+
+
+def hand_built(result: dict[str, Any]) -> str | None:
+    """The JSON of a batch's plain answer (every entry successful: a send's, a delete's) or of
+    a receive's plain messages, written row by row; None for any other answer.
+
+    Each value is quoted by json's own C quoting, so the text is the encoder's byte for byte
+    (tests/protocol/test_json10.py proves it on generated answers); it skips the encoder's
+    generic walk, about 40 % of encoding these answers (benchmarks/hot_path.py)."""
+    if len(result) != 1:
+        return None
+    ((key, rows),) = result.items()
+    if type(rows) is not list or not rows or type(rows[0]) is not dict:
+        return None
+    shape = tuple(rows[0])
+    if (key, shape) not in _ANSWERS or not all(type(r) is dict and tuple(r) == shape for r in rows):
+        return None
+    q = _quoted
+    try:
+        if shape == _RECEIVED_ROW:
+            built = [
+                f'{{"MessageId":{q(r["MessageId"])},"ReceiptHandle":{q(r["ReceiptHandle"])},'
+                f'"MD5OfBody":{q(r["MD5OfBody"])},"Body":{q(r["Body"])}}}'
+                for r in rows
+            ]
+        elif shape == _SENT_ROW:
+            built = [
+                f'{{"Id":{q(r["Id"])},"MD5OfMessageBody":{q(r["MD5OfMessageBody"])},'
+                f'"MessageId":{q(r["MessageId"])}}}'
+                for r in rows
+            ]
+        else:
+            built = [f'{{"Id":{q(r["Id"])}}}' for r in rows]
+    except TypeError:  # a value that is not a string: the encoder says what it is
+        return None
+    return '{"' + key + '":[' + ",".join(built) + "]}"
 
 
 def encode_error(error: SqsError, *, query_error_header: bool = True) -> WireResponse:
