@@ -69,7 +69,42 @@ def pairs() -> list[tuple[str, int, Callable[[], object], Callable[[], object]]]
             ),
             lambda: json10._nested_deeper_than(params, json10.MAX_NESTING),
         ),
+        *[
+            (
+                f"answer JSON, {action}: hand-built rows",
+                REQUESTS // 3,
+                lambda answer=answer: json10.hand_built(answer),
+                lambda answer=answer: json10._ENCODER.encode(answer),
+            )
+            for action, answer in _answers().items()
+        ],
     ]
+
+
+def _answers() -> dict[str, dict[str, Any]]:
+    """The three answers of the stress cycle, as the fake's api writes them (10 entries)."""
+    message_id, digest = "5fea7756-0ea4-451a-a703-a558b933e274", "a" * 32
+    handle = "AQEB" + "cTF8NWZlYTc3NTYtMGVhNC00NTFhLWE3MDMtYTU1OGI5MzNlMjc0fDF8M2Y5YzFhMmI0ZDVl"
+    ids = [str(i) for i in range(cycle.BATCH)]
+    return {
+        "SendMessageBatch": {
+            "Successful": [
+                {"Id": i, "MD5OfMessageBody": digest, "MessageId": message_id} for i in ids
+            ]
+        },
+        "ReceiveMessage": {
+            "Messages": [
+                {
+                    "MessageId": message_id,
+                    "ReceiptHandle": handle,
+                    "MD5OfBody": digest,
+                    "Body": cycle.BODY,
+                }
+                for _ in ids
+            ]
+        },
+        "DeleteMessageBatch": {"Successful": [{"Id": i} for i in ids]},
+    }
 
 
 def _seconds_per_call(function: Callable[[], object]) -> float:

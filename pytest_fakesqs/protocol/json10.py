@@ -116,10 +116,11 @@ def hand_built(result: dict[str, Any]) -> str | None:
     if type(rows) is not list or not rows or type(rows[0]) is not dict:
         return None
     shape = tuple(rows[0])
-    if (key, shape) not in _ANSWERS or not all(type(r) is dict and tuple(r) == shape for r in rows):
-        return None
     q = _quoted
     try:
+        # Every row with the same keys, in the same order (a set of their key tuples, in C).
+        if (key, shape) not in _ANSWERS or set(map(tuple, rows)) != {shape}:
+            return None
         if shape == _RECEIVED_ROW:
             built = [
                 f'{{"MessageId":{q(r["MessageId"])},"ReceiptHandle":{q(r["ReceiptHandle"])},'
@@ -134,7 +135,7 @@ def hand_built(result: dict[str, Any]) -> str | None:
             ]
         else:
             built = [f'{{"Id":{q(r["Id"])}}}' for r in rows]
-    except TypeError:  # a value that is not a string: the encoder says what it is
+    except (TypeError, KeyError):  # not a row of strings: the encoder says what it is
         return None
     return '{"' + key + '":[' + ",".join(built) + "]}"
 
