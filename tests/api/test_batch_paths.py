@@ -30,6 +30,8 @@ BODIES = st.one_of(
     st.none(),
     st.integers(),
 )
+# Every character around the printable ASCII range: space, tilde, DEL, controls, Latin-1.
+BODY_EDGES = [chr(c) for c in (0, 9, 10, 13, 0x1F, 0x20, 0x7E, 0x7F, 0x80, 0xA0, 0xFF)]
 EXTRA = st.sampled_from([{}, {}, {"DelaySeconds": 0}, {"MessageAttributes": {}}, {"Other": 1}])
 
 
@@ -129,3 +131,8 @@ def test_received_plain_messages_render_as_render_delivery_does() -> None:
         assert receiving.render_deliveries(service, deliveries, wanted, ["All"]) == [
             receiving.render_delivery(service, d, wanted, ["All"]) for d in deliveries
         ]
+
+
+@given(st.text(st.characters(codec=None, exclude_categories=())) | st.sampled_from(BODY_EDGES))
+def test_printable_ascii_is_isascii_and_isprintable(text: str) -> None:
+    assert messages.printable_ascii(text) == (text.isascii() and text.isprintable())
