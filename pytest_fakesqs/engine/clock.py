@@ -27,14 +27,21 @@ def _condition_wait(condition: threading.Condition, seconds: float) -> bool:
     return condition.wait(seconds)
 
 
-# A thread serving a call for another (aiobotocore's offloaded long poll) counts as that one.
-_serving_for = threading.local()
+class _ServingFor(threading.local):
+    """A thread serving a call for another (aiobotocore's offloaded long poll) counts as that
+    one. The class default answers for a thread that set none, without the AttributeError a
+    getattr() default costs on every call (0.3 us; calling_thread() is on every call's path)."""
+
+    thread_id: int | None = None
+
+
+_serving_for = _ServingFor()
 
 
 @contextlib.contextmanager
 def serving_for(thread_id: int) -> Iterator[None]:
     """Long polls made in this block count as made by the thread `thread_id`."""
-    previous = getattr(_serving_for, "thread_id", None)
+    previous = _serving_for.thread_id
     _serving_for.thread_id = thread_id
     try:
         yield
@@ -44,7 +51,7 @@ def serving_for(thread_id: int) -> Iterator[None]:
 
 def calling_thread() -> int:
     """The thread a long poll counts as coming from."""
-    thread_id: int | None = getattr(_serving_for, "thread_id", None)
+    thread_id = _serving_for.thread_id
     return threading.get_ident() if thread_id is None else thread_id
 
 

@@ -36,11 +36,12 @@ class SleepWatch:
             handler.listeners.append(self._heard)
 
     def _heard(self, record: CallRecord) -> None:
-        if calling_thread() != self.clock.owner_thread:
+        clock = self.clock
+        if calling_thread() != clock.owner_thread:
             return  # a consumer thread may well wait for real; only the test's own is judged
         last, real = self._last, self.real_time()
-        self._last = (self.clock.now(), real)
-        if self.hint is not None or last is None or record.action != "ReceiveMessage":
+        self._last = (clock.now(), real)
+        if record.action != "ReceiveMessage" or last is None or self.hint is not None:
             return
         stood_still = record.at == last[0]
         waited = real - last[1]

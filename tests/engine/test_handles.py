@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import random
 import uuid
 
-from pytest_fakesqs.engine.handles import decode_handle, new_handle, new_message_id
+from pytest_fakesqs.engine.handles import (
+    _KEEP,
+    _SET,
+    MessageIds,
+    decode_handle,
+    new_handle,
+    new_message_id,
+)
 
 
 def test_message_ids_differ_in_the_first_eight_characters_reports_show() -> None:
@@ -17,3 +25,14 @@ def test_receipt_handles_differ_in_the_last_eight_characters_histories_show() ->
     handles = [new_handle("queue-uid", "message-id") for _ in range(1000)]
     assert len({handle[-8:] for handle in handles}) == 1000
     assert {decode_handle(handle) for handle in handles} == {("queue-uid", "message-id")}
+
+
+def test_message_ids_are_the_seeded_uuid4_digits_as_before() -> None:
+    """The seeded ids are the generator's 128 bits with the version-4 layout, written as
+    "%032x" would write them (the same ids for the same seed as before bytes.hex() wrote them)."""
+    ids, bits = MessageIds(7), random.Random("message-ids:7").getrandbits
+    for _ in range(200):
+        expected = "%032x" % (bits(128) & _KEEP | _SET)  # the earlier writing
+        made = ids()
+        assert made == str(uuid.UUID(expected))
+        assert uuid.UUID(made).version == 4
