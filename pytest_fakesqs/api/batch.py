@@ -129,8 +129,7 @@ def send_message_batch(
             continue
         checked.append(outgoing)
         total += outgoing.size if outgoing.attributes is None else _entry_size(entry)
-    if total > service.limits.max_batch_bytes:
-        raise ErrorText.BATCH_REQUEST_TOO_LONG(maximum=service.limits.max_batch_bytes, total=total)
+    _check_batch_size(service, total)
     sent = iter(
         service.broker.send_many(queue, [c for c in checked if not isinstance(c, SqsError)])
     )
@@ -149,9 +148,7 @@ def _sent_plain(
 ) -> dict[str, Any]:
     """send_message_batch's answer for entries that are each a plain body (prepare_plain):
     what the entry-by-entry way answers for them."""
-    total = sum(outgoing.size for outgoing in plain)
-    if total > service.limits.max_batch_bytes:
-        raise ErrorText.BATCH_REQUEST_TOO_LONG(maximum=service.limits.max_batch_bytes, total=total)
+    _check_batch_size(service, sum(outgoing.size for outgoing in plain))
     sent = service.broker.send_many(queue, plain)
     return {
         "Successful": [
@@ -159,6 +156,12 @@ def _sent_plain(
             for entry, outgoing, m in zip(entries, plain, sent, strict=True)
         ]
     }
+
+
+def _check_batch_size(service: Service, total: int) -> None:
+    maximum = service.limits.max_batch_bytes
+    if total > maximum:
+        raise ErrorText.BATCH_REQUEST_TOO_LONG(maximum=maximum, total=total)
 
 
 def _entry_size(entry: dict[str, Any]) -> int:

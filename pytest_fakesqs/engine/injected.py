@@ -75,7 +75,7 @@ def reordered_window(
     None when this receive keeps send order."""
     if not faults.reorders(queue.key, queue.visible):
         return None
-    window = queue.schedule.ready_window(max_messages * WINDOW_PER_MESSAGE)
+    window = queue.schedule.take_ready(max_messages * WINDOW_PER_MESSAGE)
     faults.reorder(queue.key, window, now)
     window.reverse()
     return window

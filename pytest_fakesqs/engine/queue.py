@@ -176,9 +176,12 @@ class Queue:
     # -- operations (caller holds the lock and has called apply_due) --------------------------
 
     def enqueue(self, message: Message, delay: float, now: float) -> None:
+        groups = self.groups  # set exactly for FIFO queues
+        if delay <= 0 and groups is None:
+            self.enqueue_visible([message], now)  # a standard queue's one way in, visible
+            return
         message.sequence = message.rank = sequence = next(self._sequence)
         message.queue_name = self.name
-        groups = self.groups  # set exactly for FIFO queues
         if groups is not None:
             message.sequence_number = str(_FIRST_SEQUENCE_NUMBER + sequence)
         self.store.add(message)
@@ -190,20 +193,16 @@ class Queue:
             message.visible_at = now + delay
             self.delayed += 1
             schedule.delay(message)
-            if groups is not None:
-                groups.add(message)
         else:
             message.state = VISIBLE
             message.visible_at = now
             self.visible += 1
-            if groups is not None:
-                groups.add(message)
-            else:
-                schedule.ready(message)
+        if groups is not None:
+            groups.add(message)
 
     def enqueue_visible(self, messages: list[Message], now: float) -> None:
-        """enqueue(message, 0, now) for each of a standard queue's batch, in one pass (a send
-        with no delay: the usual one); tests/engine/test_batches.py proves them equal."""
+        """Enter a standard queue's messages, visible at once, in send order: a batch in one
+        pass (enqueue() of one visible message comes here too)."""
         assert self.groups is None
         sequence, name, size = self._sequence, self.name, 0
         for message in messages:

@@ -150,16 +150,6 @@ class Schedule:
             ready.pop()
         return None
 
-    def ready_window(self, size: int) -> list[Message]:
-        """Take up to `size` visible messages, in receive order (to be reordered)."""
-        window: list[Message] = []
-        while len(window) < size:
-            message = self.next_ready()
-            if message is None:
-                break
-            window.append(message)
-        return window
-
     def return_ready(self, messages: list[Message]) -> None:
         """Put messages taken from the receive order back; each goes back by its rank."""
         for message in messages:

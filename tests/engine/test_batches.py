@@ -1,7 +1,8 @@
 """A queue's batch operations do what their one-message twins do, one message at a time.
 
 The stress cycle's sends, receives and deletes go through `enqueue_visible`, `take_ready` and
-`delete_all`, a batch in one pass; `enqueue`, `next_ready` and `delete` stay the general way.
+`delete_all`, a batch in one pass; `next_ready` and `delete` stay the general way, and a batch
+of sends must leave what as many one-message `enqueue`s leave.
 Two queues with the same past take the same steps, one each way, and must stay alike: every
 message's state, place, history and counters, every order's size, each step's answer.
 """
