@@ -62,7 +62,7 @@ class FakeCore:
             self.directory, self.message_log, self.started_at, limit=limit
         )
         self.calls = CallLog(self.handler, self.service, limit=limit)
-        self.refused = RefusedDeliveries(self.handler)
+        self.refused = RefusedDeliveries(self.handler, enforce_policies=options.enforce_policies)
         self.sleep_watch = SleepWatch(self.handler, self.clock)  # time.sleep on a frozen clock
 
 

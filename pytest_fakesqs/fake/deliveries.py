@@ -12,10 +12,13 @@ from .records import PRIVATE, RefusedDelivery, moment
 
 
 class RefusedDeliveries:
-    def __init__(self, handler: WireHandler) -> None:
+    def __init__(self, handler: WireHandler, *, enforce_policies: bool) -> None:
         self._lock = threading.Lock()
         self._refused: list[RefusedDelivery] = []
-        handler.listeners.append(self._heard)
+        # Only a Policy refuses a service's delivery: without enforce_policies there is
+        # nothing to hear, and every call skips this listener.
+        if enforce_policies:
+            handler.listeners.append(self._heard)
 
     def _heard(self, record: CallRecord) -> None:
         error = record.error

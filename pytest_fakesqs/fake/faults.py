@@ -87,7 +87,11 @@ class FaultInjector:
         self._retrying_unnamed = False  # a client that sends no invocation id: its retry
         if self.seam.engine_faults:
             directory.broker.set_faults(self.seam)
-        handler.interceptors.append(self._intercept)
+        # Calls are intercepted only once there is something to inject (a schedule, a
+        # fail_next): until then every call skips the check.
+        self._intercepting = False
+        if self.schedule is not None:
+            self._intercept_calls()
 
     @staticmethod
     def fresh_seed() -> int:
@@ -113,6 +117,7 @@ class FaultInjector:
         source = f"fail_next({action!r}, {code!r}, times={times}{on})"
         with self._lock:
             self._pending.append(PendingFailure(action, code, times, key, source))
+            self._intercept_calls()
 
     def duplicate_next(self, queue: str, times: int) -> None:
         if isinstance(times, bool) or not isinstance(times, int) or times < 1:
@@ -162,6 +167,13 @@ class FaultInjector:
         return f"{pending.action} call{on}"
 
     # -- the call path -------------------------------------------------------------------------
+
+    def _intercept_calls(self) -> None:
+        """Put this injector first among the handler's interceptors, once. The list is
+        replaced, not changed in place: a call being served goes on with the one it read."""
+        if not self._intercepting:
+            self._intercepting = True
+            self._handler.interceptors = [self._intercept, *self._handler.interceptors]
 
     def _intercept(
         self, decoded: DecodedRequest, ctx: RequestContext, request: WireRequest

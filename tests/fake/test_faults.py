@@ -136,6 +136,34 @@ def test_fail_next_refuses_misuse(
     assert str(caught.value).startswith(message)
 
 
+def test_calls_are_intercepted_only_once_there_is_something_to_inject(
+    fakesqs: FakeSQS, sqs: Any, queue_url: str
+) -> None:
+    handler = core_of(fakesqs).handler
+    assert handler.interceptors == []  # nothing configured: no call pays for the check
+    assert len(handler.listeners) == 2  # the call log and the sleep hint; no Policy to refuse
+    seen: list[str] = []
+
+    def own(request: Any, ctx: Any, wire: Any) -> None:  # a test's own, added first
+        seen.append(request.action)
+
+    handler.interceptors.append(own)
+    fakesqs.fail_next("SendMessage", "RequestThrottled")
+    fakesqs.fail_next("SendMessage", "RequestThrottled")  # a second asks for no second check
+    assert len(handler.interceptors) == 2 and handler.interceptors[1] is own
+    sqs.send_message(QueueUrl=queue_url, MessageBody="after two throttles")
+    # The injector answers first: the test's own sees only the attempt that got through.
+    assert seen == ["SendMessage"]
+    assert fakesqs.queue("work").bodies() == ["after two throttles"]
+
+
+def test_a_fault_schedule_intercepts_from_the_start() -> None:
+    from pytest_fakesqs.strategies import FaultSchedule
+
+    with fake_sqs(faults=FaultSchedule()) as fake:
+        assert len(core_of(fake).handler.interceptors) == 1
+
+
 def test_duplicate_next_delivers_a_deleted_message_again(
     fakesqs: FakeSQS, sqs: Any, queue_url: str
 ) -> None:
