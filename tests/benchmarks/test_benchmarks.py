@@ -38,6 +38,22 @@ def test_floor_and_fake_both_drain_the_stress_cycle(bench: dict[str, ModuleType]
     assert all(seconds > 0 for seconds in medians.values())
 
 
+@pytest.mark.skipif(QUERY_CLIENT, reason="the cycle's requests are captured as AWS JSON 1.0")
+def test_in_situ_times_each_action_inside_the_cycle_and_back_to_back(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import in_situ
+
+    try:
+        results = in_situ.measure(1, 2, messages=30, calls=3)
+    finally:
+        for name in ("in_situ", "cycle", "floor"):
+            sys.modules.pop(name, None)
+    assert set(results) == set(in_situ.ACTIONS)
+    assert all(inside > 0 and replayed > 0 for inside, replayed in results.values())
+
+
 def test_engine_costs_cover_every_operation(bench: dict[str, ModuleType]) -> None:
     costs = bench["depth"].engine_costs(1_000, rounds=3, samples=1)
     assert set(costs) == set(bench["depth"].OPERATIONS)
