@@ -16,7 +16,7 @@ from .params import get_int, get_list
 if TYPE_CHECKING:
     from .core import Service
 
-_ENTRY_ID = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+_ENTRY_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")  # fullmatch: `$` would let a final "\n" through
 
 
 def check_entries(service: Service, params: dict[str, Any], action: str) -> list[dict[str, Any]]:
@@ -65,7 +65,7 @@ def _plain_distinct_ids(entries: list[Any]) -> bool:
 
 
 def _valid_entry_id(entry_id: str) -> bool:
-    return _ENTRY_ID.match(entry_id) is not None
+    return _ENTRY_ID.fullmatch(entry_id) is not None
 
 
 def _failed(entry_id: str, error: SqsError) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from .limits import LIMITS, Limits
 from .queue_record import QueueAttributes
 from .tag_rules import AwsTags, TagRules
 
-_QUEUE_NAME = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+_QUEUE_NAME = re.compile(r"[A-Za-z0-9_-]{1,80}")  # fullmatch: `$` would let a final "\n" through
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ class Dialect:
     def check_queue_name(self, name: str, *, fifo: bool) -> None:
         stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
         too_long = len(name) > self.limits.max_queue_name_length
-        if fifo != name.endswith(".fifo") or too_long or not _QUEUE_NAME.match(stem):
+        if fifo != name.endswith(".fifo") or too_long or not _QUEUE_NAME.fullmatch(stem):
             if fifo:  # a standard queue named *.fifo gets the plain text (botocore#3058)
                 raise ErrorText.FIFO_QUEUE_NAME_INVALID()
             raise ErrorText.QUEUE_NAME_INVALID()

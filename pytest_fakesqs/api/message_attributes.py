@@ -12,8 +12,9 @@ from .error_texts import ErrorText
 from .md5 import AttributeValues, md5_of_attributes
 
 # Letters and digits of any script (AWS-validated: `attr.1øßä` is valid), `_`, `-` and `.`.
-_NAME = re.compile(r"^[\w.\-]{1,256}$")
-_TYPE = re.compile(r"^(String|Number|Binary)(\..+)?$")
+# Matched in full: a pattern ending in `$` would let a final "\n" through.
+_NAME = re.compile(r"[\w.\-]{1,256}")
+_TYPE = re.compile(r"(String|Number|Binary)(\..+)?")
 # Characters SQS accepts in bodies and string values (XML 1.0's Char production).
 _INVALID_CHARS = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
@@ -47,7 +48,7 @@ def _parse_one(name: str, spec: Any) -> tuple[str, str | bytes]:
         raise ErrorText.ATTRIBUTE_NAME_EMPTY()
     if len(name) > 256:
         raise ErrorText.ATTRIBUTE_NAME_TOO_LONG()
-    if not _NAME.match(name):
+    if not _NAME.fullmatch(name):
         raise ErrorText.ATTRIBUTE_NAME_INVALID()
     if name.lower().startswith(("aws.", "amazon.")) or name.startswith(".") or name.endswith("."):
         raise ErrorText.ATTRIBUTE_NAME_RESERVED()
@@ -58,7 +59,7 @@ def _parse_one(name: str, spec: Any) -> tuple[str, str | bytes]:
     data_type = spec.get("DataType")
     if not isinstance(data_type, str) or not data_type:
         raise ErrorText.ATTRIBUTE_TYPE_EMPTY(name=name)
-    if not _TYPE.match(data_type):
+    if not _TYPE.fullmatch(data_type):
         raise ErrorText.ATTRIBUTE_TYPE_INVALID(name=name)
     if len(data_type) > 256:
         raise ErrorText.ATTRIBUTE_TYPE_TOO_LONG()

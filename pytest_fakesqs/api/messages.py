@@ -79,9 +79,9 @@ def prepare(
         )
     group_id = get_str(entry, "MessageGroupId")
     dedup_id = get_str(entry, "MessageDeduplicationId")
-    if group_id is not None and not FIFO_TOKEN.match(group_id):
+    if group_id is not None and not FIFO_TOKEN.fullmatch(group_id):
         raise ErrorText.FIFO_ID_INVALID(name="MessageGroupId", value=group_id)
-    if dedup_id is not None and not FIFO_TOKEN.match(dedup_id):
+    if dedup_id is not None and not FIFO_TOKEN.fullmatch(dedup_id):
         raise ErrorText.FIFO_ID_INVALID(name="MessageDeduplicationId", value=dedup_id)
     if queue.settings.fifo:
         if group_id is None:

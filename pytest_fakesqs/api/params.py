@@ -10,7 +10,7 @@ from .error_texts import ErrorText
 
 # Every FIFO token (MessageGroupId, MessageDeduplicationId, ReceiveRequestAttemptId):
 # alphanumeric and punctuation, 1 to 128 characters.
-FIFO_TOKEN = re.compile(r"^[!-~]{1,128}$")
+FIFO_TOKEN = re.compile(r"[!-~]{1,128}")  # fullmatch: `$` would let a final "\n" through
 
 
 def get_str(params: Mapping[str, Any], name: str, *, required: bool = False) -> str | None:

@@ -43,7 +43,7 @@ OWNER_ONLY_ACTIONS = frozenset(
         "ListQueueTags",
     }
 )
-_LABEL = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+_LABEL = re.compile(r"[A-Za-z0-9_-]{1,80}")  # fullmatch: `$` would let a final "\n" through
 
 
 def _one_or_many(values: list[str]) -> str | list[str]:
@@ -80,7 +80,7 @@ def _store(service: Service, queue: Queue, document: dict[str, Any] | None) -> N
 def add_permission(service: Service, params: dict[str, Any], ctx: RequestContext) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     label = require_str(params, "Label")
-    if not _LABEL.match(label):
+    if not _LABEL.fullmatch(label):
         raise ErrorText.LABEL_INVALID(name="Label", value=label)
     account_ids = get_str_list(params, "AWSAccountIds")
     actions = get_str_list(params, "Actions")

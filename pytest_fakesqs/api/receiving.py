@@ -47,7 +47,7 @@ def receive_message(
     if wait is None:
         wait = service.record(queue).attributes.receive_message_wait_time_seconds
     attempt_id = get_str(params, "ReceiveRequestAttemptId")
-    if attempt_id is not None and not FIFO_TOKEN.match(attempt_id):
+    if attempt_id is not None and not FIFO_TOKEN.fullmatch(attempt_id):
         raise ErrorText.ATTEMPT_ID_INVALID(name="ReceiveRequestAttemptId", value=attempt_id)
     # The deprecated AttributeNames and its successor are merged, as AWS does.
     wanted_system: set[str] = (

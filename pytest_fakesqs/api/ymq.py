@@ -22,7 +22,7 @@ from .queue_record import QueueAttributes
 from .redrive import RedriveLookup
 from .tag_rules import TagRules
 
-_LABEL = re.compile(r"^[a-z0-9_-]*$")
+_LABEL = re.compile(r"[a-z0-9_-]*")  # fullmatch: `$` would let a final "\n" through
 _LABEL_LENGTH = 63
 
 
@@ -151,7 +151,7 @@ def check_queue_name(name: str, *, fifo: bool, max_length: int) -> None:
     if fifo and not name.endswith(".fifo"):
         raise ErrorText.YMQ_FIFO_NAME()
     stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
-    if not stem or len(name) > max_length or not re.match(r"^[A-Za-z0-9_-]+$", stem):
+    if not stem or len(name) > max_length or not re.fullmatch(r"[A-Za-z0-9_-]+", stem):
         raise ErrorText.YMQ_QUEUE_NAME_INVALID()
 
 
@@ -172,7 +172,7 @@ def _check_label(text: str, *, is_key: bool) -> None:
         raise ErrorText.YMQ_TAG_KEY_START()
     if len(text) > _LABEL_LENGTH:
         raise ErrorText.YMQ_TAG_TOO_LONG(part=part)
-    if not _LABEL.match(text):
+    if not _LABEL.fullmatch(text):
         raise ErrorText.YMQ_TAG_CHARACTERS(part=part)
 
 

@@ -142,3 +142,53 @@ def test_per_message_delay_range_in_a_send_and_in_a_batch_entry(sqs: Any, queue_
     assert result["Failed"] == [
         {"Id": "late", "SenderFault": True, "Code": "InvalidParameterValue", "Message": text}
     ]
+
+
+_NAMED_VALUES: dict[str, Any] = {
+    # What each call names, and the value it is given (a valid one, with `end` appended).
+    "queue name": lambda sqs, url, fifo, end: sqs.create_queue(QueueName="orders" + end),
+    "batch entry id": lambda sqs, url, fifo, end: sqs.send_message_batch(
+        QueueUrl=url, Entries=[{"Id": "first" + end, "MessageBody": "x"}]
+    ),
+    "message group id": lambda sqs, url, fifo, end: sqs.send_message(
+        QueueUrl=fifo, MessageBody="x", MessageGroupId="grp" + end
+    ),
+    "deduplication id": lambda sqs, url, fifo, end: sqs.send_message(
+        QueueUrl=fifo, MessageBody="x", MessageGroupId="grp", MessageDeduplicationId="ddp" + end
+    ),
+    "receive attempt id": lambda sqs, url, fifo, end: sqs.receive_message(
+        QueueUrl=fifo, ReceiveRequestAttemptId="att" + end
+    ),
+    "attribute name": lambda sqs, url, fifo, end: sqs.send_message(
+        QueueUrl=url,
+        MessageBody="x",
+        MessageAttributes={"colour" + end: {"DataType": "String", "StringValue": "red"}},
+    ),
+    "attribute type": lambda sqs, url, fifo, end: sqs.send_message(
+        QueueUrl=url,
+        MessageBody="x",
+        MessageAttributes={"colour": {"DataType": "String" + end, "StringValue": "red"}},
+    ),
+    "permission label": lambda sqs, url, fifo, end: sqs.add_permission(
+        QueueUrl=url, Label="lbl" + end, AWSAccountIds=["210987654321"], Actions=["SendMessage"]
+    ),
+}
+
+
+@pytest.mark.parametrize("named", sorted(_NAMED_VALUES))
+def test_a_trailing_newline_is_refused_like_any_other_bad_character(
+    named: str, sqs: Any, queue_url: str, fifo_url: str
+) -> None:
+    # The checks match whole values: a pattern anchored with `$` also matches before a final
+    # "\n", so a name read from a file without strip() passed here and failed against AWS.
+    call = _NAMED_VALUES[named]
+    call(sqs, queue_url, fifo_url, "")
+    refusals = {}
+    for end in (" ", "\n"):
+        with pytest.raises(ClientError) as error:
+            call(sqs, queue_url, fifo_url, end)
+        refusals[end] = error.value.response["Error"]
+    assert refusals["\n"]["Code"] == refusals[" "]["Code"]
+    for value in ("grp", "ddp", "att", "lbl"):  # the texts that quote the value
+        refusals[" "]["Message"] = refusals[" "]["Message"].replace(f"{value} ", f"{value}\n", 1)
+    assert refusals["\n"]["Message"] == refusals[" "]["Message"]

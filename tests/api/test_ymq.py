@@ -278,6 +278,11 @@ def test_same_name_with_other_attributes_is_a_validation_error(ymq: Any) -> None
             "dashes and underscores.",
         ),
         ({"team": ""}, "Tag value must not be empty."),
+        (
+            {"team": "chat\n"},  # matched whole: a `$` would let the final newline through
+            "Tag value can only consist of ASCII lowercase letters, digits, "
+            "dashes and underscores.",
+        ),
         ({"t" * 64: "x"}, "Tag key must not be longer than 63 characters."),
         ({f"k{i}": "v" for i in range(51)}, "Too many tags added for queue"),
     ],
@@ -402,3 +407,13 @@ def test_the_http_server_serves_the_ymq_flavor(fakesqs_server: Any) -> None:
         "The specified queue doesn't exist.",
         400,
     )
+
+
+def test_a_queue_name_with_a_final_newline_is_refused_as_any_bad_name(ymq: Any) -> None:
+    refusals = []
+    for name in ("work!", "work\n"):  # matched whole: a `$` would let the final newline through
+        with pytest.raises(ClientError) as excinfo:
+            ymq.create_queue(QueueName=name)
+        refusals.append(error_of(excinfo))
+    assert refusals[0] == refusals[1]
+    assert refusals[0][1] == "InvalidParameterValue"
