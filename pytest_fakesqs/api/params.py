@@ -30,6 +30,15 @@ def require_str(params: Mapping[str, Any], name: str) -> str:
     return value
 
 
+def integer_text(text: str) -> int:
+    """A decimal integer written as text; ValueError for anything else. Python's int() also
+    reads digits grouped by underscores ("3_0" is 30), which no parser on AWS's side takes (a
+    guess: AWS documents integers only); surrounding whitespace is still allowed."""
+    if "_" in text:
+        raise ValueError(f"not an integer: {text!r}")
+    return int(text.strip())
+
+
 def get_int(params: Mapping[str, Any], name: str) -> int | None:
     """An integer from JSON (int) or from the query protocol (numeric string)."""
     value = params.get(name)
@@ -41,7 +50,7 @@ def get_int(params: Mapping[str, Any], name: str) -> int | None:
         return value
     if isinstance(value, str):
         try:
-            return int(value.strip())
+            return integer_text(value)
         except ValueError:
             pass
     raise ErrorText.NOT_AN_INTEGER(name=name, value=value)

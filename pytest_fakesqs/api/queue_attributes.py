@@ -10,6 +10,7 @@ from ..engine import QueueSettings, RedriveTarget
 from . import policy
 from .error_texts import ErrorText
 from .limits import Limits
+from .params import integer_text
 from .queue_record import AttributeValue, QueueAttributes
 
 if TYPE_CHECKING:
@@ -120,7 +121,7 @@ def _check_value(rule: AttributeRule, value: str, dialect: Dialect) -> Attribute
     if rule.kind == "int":
         text = dialect.number_out_of_range(rule.name, rule.low, rule.high)
         try:
-            number = int(value.strip())
+            number = integer_text(value)
         except ValueError:
             raise text from None
         if not rule.low <= number <= rule.high:

@@ -8,6 +8,8 @@ import pytest
 from botocore.exceptions import ClientError
 
 from pytest_fakesqs.api import LIMITS
+from pytest_fakesqs.api.errors import SqsError
+from pytest_fakesqs.api.params import get_int
 from pytest_fakesqs.api.queue_attributes import rules_for
 
 RULES = rules_for(LIMITS["aws"])
@@ -37,7 +39,9 @@ def test_numeric_attribute_ranges_on_create_and_set(sqs: Any, rule: Any) -> None
         "Code": "InvalidAttributeValue",
         "Message": f"Invalid value for the parameter {rule.name}.",
     }
-    for bad in (str(rule.low - 1), str(rule.high + 1), "ten"):
+    low = str(rule.low)
+    grouped = f"{low[:-1]}_{low[-1]}" if len(low) > 1 else f"{low}_0"  # Python's int() reads it
+    for bad in (str(rule.low - 1), str(rule.high + 1), "ten", grouped):
         assert refused(sqs.create_queue, QueueName="q", Attributes={rule.name: bad}) == expected
     url = sqs.create_queue(QueueName="q", Attributes={rule.name: str(rule.low)})["QueueUrl"]
     sqs.set_queue_attributes(QueueUrl=url, Attributes={rule.name: str(rule.high)})
@@ -87,3 +91,12 @@ def test_kms_key_turns_managed_sse_off_and_managed_sse_turns_kms_off(sqs: Any) -
     assert sqs.get_queue_attributes(QueueUrl=url, AttributeNames=names)["Attributes"] == {
         "SqsManagedSseEnabled": "true"
     }
+
+
+def test_integer_parameters_written_as_text_refuse_python_only_spellings() -> None:
+    # The query protocol sends every number as text; int() alone would read "1_0" as 10.
+    params = {"MaxNumberOfMessages": "1_0", "WaitTimeSeconds": " 5 "}
+    with pytest.raises(SqsError) as error:
+        get_int(params, "MaxNumberOfMessages")
+    assert error.value.spec.query_code == "InvalidParameterValue"
+    assert get_int(params, "WaitTimeSeconds") == 5
