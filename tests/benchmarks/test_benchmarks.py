@@ -92,3 +92,46 @@ def test_the_plugin_cost_is_measured_both_ways(monkeypatch: pytest.MonkeyPatch) 
         sys.modules.pop("plugin_cost", None)
     assert set(result) == {"with", "without", "added"}
     assert result["added"] == pytest.approx(result["with"] - result["without"])
+
+
+def test_instructions_with_the_cache_counts_what_one_round_adds(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # callgrind itself is too slow for the suite: its totals are given, the arithmetic checked.
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import instructions
+
+    names = ("Ir", "I1mr", "D1mr", "D1mw", "ILmr", "DLmr", "DLmw")
+    # Per subject and size: each event grows by (3 rounds) x (a per-round cost) from 500 to 2,500.
+    per_round = {"floor": (1000, 30, 0, 0, 1, 0, 0), "fake": (1200, 30, 6, 0, 1, 1, 0)}
+
+    def recorded(subject: str, messages: int, *, cache: bool = False) -> dict[str, int]:
+        rounds = 3 if messages == 2500 else 0
+        return {
+            name: 10_000_000 + rounds * cost * 1_000_000
+            for name, cost in zip(names, per_round[subject], strict=True)
+        }
+
+    monkeypatch.setattr(instructions, "events", recorded)
+    try:
+        assert instructions.per_round("fake", cache=True) == {
+            "instructions": 1200,
+            "first-level misses": 36,
+            "last-level misses": 2,
+            "estimated cycles": 1200 + 360 + 200,
+        }
+        assert instructions.per_round("fake") == {"instructions": 1200}
+        assert instructions.main(["--cache"]) == 0
+    finally:
+        for name in ("instructions", "cycle", "floor"):
+            sys.modules.pop(name, None)
+    assert capsys.readouterr().out.splitlines() == [
+        "botocore floor: 1,000 M instructions, 30.00 M first-level and 1.000 M last-level misses,"
+        " 1,400 M estimated cycles per 2,000-message round",
+        "pytest-fakesqs: 1,200 M instructions, 36.00 M first-level and 2.000 M last-level misses,"
+        " 1,760 M estimated cycles per 2,000-message round",
+        "instructions: 1.200 x the botocore floor",
+        "first-level misses: 1.200 x the botocore floor",
+        "last-level misses: 2.000 x the botocore floor",
+        "estimated cycles: 1.257 x the botocore floor",
+    ]
