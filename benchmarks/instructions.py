@@ -82,11 +82,6 @@ def events(subject: str, messages: int, *, cache: bool = False) -> dict[str, int
         return dict(zip(names.group(1).split(), map(int, totals.group(1).split()), strict=True))
 
 
-def instructions(subject: str, messages: int) -> int:
-    """Instructions of one process that runs the cycle's ROUNDS rounds of `messages`."""
-    return events(subject, messages)["Ir"]
-
-
 def per_round(subject: str, *, cache: bool = False) -> dict[str, float]:
     """What one round of 2,000 more messages costs (millions): instructions, and with `cache`
     first- and last-level misses and the cycle estimate."""
@@ -95,16 +90,14 @@ def per_round(subject: str, *, cache: bool = False) -> dict[str, float]:
     with ThreadPoolExecutor(max_workers=2) as pool:
         small, large = pool.map(lambda n: events(subject, n, cache=cache), SIZES)
     cost = {name: (large[name] - small[name]) / cycle.ROUNDS / 1e6 for name in small}
-    if not cache:
-        return {"instructions": cost["Ir"]}
-    first = sum(cost[name] for name in FIRST_LEVEL_MISSES)
-    last = sum(cost[name] for name in LAST_LEVEL_MISSES)
-    return {
-        "instructions": cost["Ir"],
-        "first-level misses": first,
-        "last-level misses": last,
-        "estimated cycles": cost["Ir"] + 10 * first + 100 * last,
-    }
+    result = {"instructions": cost["Ir"]}
+    if cache:
+        first = sum(cost[name] for name in FIRST_LEVEL_MISSES)
+        last = sum(cost[name] for name in LAST_LEVEL_MISSES)
+        result["first-level misses"] = first
+        result["last-level misses"] = last
+        result["estimated cycles"] = cost["Ir"] + 10 * first + 100 * last
+    return result
 
 
 def main(argv: list[str] | None = None) -> int:
