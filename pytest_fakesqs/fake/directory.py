@@ -10,6 +10,7 @@ from ..api.queue_record import attribute_text
 from ..engine import Broker, Clock, Queue
 from ..engine.settings import QueueKey
 from .mismatch import attribute_hint
+from .text import nearest
 
 
 class QueueDirectory:
@@ -73,8 +74,19 @@ class QueueDirectory:
                 for q in self.broker.queues()
             )
             known = ", ".join(sorted(names)) or "none"
-            raise LookupError(f"no queue named {name_or_url!r}; queues: {known}")
+            raise LookupError(
+                f"no queue named {name_or_url!r};{self._close_name(name_or_url)} queues: {known}"
+            )
         return queue
+
+    def _close_name(self, name_or_url: str) -> str:
+        """` did you mean 'orders'?` for a misspelt name, or "" (a URL, a name in several
+        places: the list after it says where each one is)."""
+        if "://" in name_or_url:
+            return ""
+        names = {queue.name for queue in self.broker.queues()}
+        close = None if name_or_url in names else nearest(name_or_url, sorted(names))
+        return "" if close is None else f" did you mean {close!r}?"
 
     def url(self, queue: Queue) -> str:
         return self.service.queue_url(self.context(), queue)

@@ -236,3 +236,16 @@ def test_a_queue_made_by_a_client_of_another_region_is_found_by_name(fakesqs: Fa
     with pytest.raises(LookupError) as raised:
         fakesqs.queue("ambiguous")
     assert str(raised.value) == expected
+
+
+def test_a_misspelt_queue_name_is_told_the_close_one(fakesqs: FakeSQS) -> None:
+    fakesqs.create_queue("orders")
+    fakesqs.create_queue("orders-dlq")
+    with pytest.raises(LookupError) as raised:
+        fakesqs.queue("ordrs")
+    assert str(raised.value) == (
+        "no queue named 'ordrs'; did you mean 'orders'? queues: orders, orders-dlq"
+    )
+    with pytest.raises(LookupError) as raised:  # a URL is not a name to correct
+        fakesqs.queue(fakesqs.queue("orders").url + "x")
+    assert "did you mean" not in str(raised.value)
