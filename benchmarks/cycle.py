@@ -68,6 +68,15 @@ def _floor_client() -> Iterator[tuple[Any, str]]:
 
 
 @contextmanager
+def _bare_client(*, keep_calls: bool) -> Iterator[tuple[Any, str]]:
+    import bare
+
+    client = make_client()
+    bare.install(client, keep_calls=keep_calls)
+    yield client, client.create_queue(QueueName="bench")["QueueUrl"]
+
+
+@contextmanager
 def _fake_client() -> Iterator[tuple[Any, str]]:
     from pytest_fakesqs import fake_sqs
 
@@ -89,6 +98,9 @@ SUBJECTS: dict[str, Callable[[], AbstractContextManager[tuple[Any, str]]]] = {
     "botocore floor": _floor_client,
     "pytest-fakesqs": _fake_client,
     "moto mock_aws": _moto_client,
+    # The least any fake must do (benchmarks/bare.py), alone and keeping every call's bytes.
+    "bare fake": lambda: _bare_client(keep_calls=False),
+    "bare fake + call log": lambda: _bare_client(keep_calls=True),
 }
 
 

@@ -82,6 +82,32 @@ def test_the_report_states_each_target_and_whether_it_was_met(
     assert "| ≤ 1024 bytes per queued message | 800 B | met |" in table
 
 
+@pytest.mark.skipif(QUERY_CLIENT, reason="the bare fake answers AWS JSON 1.0 only")
+def test_the_bare_fake_drains_the_cycle_and_keeps_each_call_when_asked(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import bare
+    import cycle
+    import headroom
+
+    try:
+        client = cycle.make_client()
+        kept = bare.install(client, keep_calls=True)
+        url = client.create_queue(QueueName="bench")["QueueUrl"]
+        # time_sample raises unless every message sent comes back exactly once.
+        assert cycle.time_sample(client, url, 30) > 0
+        ratios = headroom.ratios(30, 1)
+    finally:
+        for name in ("bare", "cycle", "floor", "headroom"):
+            sys.modules.pop(name, None)
+    assert not kept.visible and not kept.in_flight  # every message received, then deleted
+    actions = [action for action, _request, _answer in kept.calls or []]
+    assert actions[0] == "CreateQueue" and actions.count("SendMessageBatch") == 3 * 3
+    assert set(ratios) == {"bare fake", "bare fake + call log", "pytest-fakesqs"}
+    assert all(ratio > 0 for ratio in ratios.values())
+
+
 def test_the_plugin_cost_is_measured_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.syspath_prepend(str(BENCHMARKS))
     import plugin_cost
