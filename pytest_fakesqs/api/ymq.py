@@ -176,6 +176,21 @@ def _check_label(text: str, *, is_key: bool) -> None:
         raise ErrorText.YMQ_TAG_CHARACTERS(part=part)
 
 
+# YDB reads the count with util's TryFromString<size_t>: an optional "+", then ASCII digits only
+# (no sign for an unsigned type, no spaces, no "_"), at most 2**64 - 1.
+_UNSIGNED = re.compile(r"\+?[0-9]+")
+_SIZE_MAX = 2**64 - 1
+
+
+def _unsigned(text: str) -> int | None:
+    """The size_t YDB parses from `text`, or None where its parser fails ("-3", " 3", "3_0",
+    Arabic-Indic digits, "", overflow); a JSON integer arrives as its decimal text."""
+    if not _UNSIGNED.fullmatch(text):
+        return None
+    value = int(text)
+    return value if value <= _SIZE_MAX else None
+
+
 def parse_redrive_policy(
     text: str, resolve: Callable[[str], QueueKey | None], max_receive: int
 ) -> RedriveTarget | None:
@@ -193,10 +208,9 @@ def parse_redrive_policy(
         or not isinstance(policy.get("deadLetterTargetArn"), str)
     ):
         raise ErrorText.YMQ_REDRIVE_ILL_CONSTRUCTED()
-    try:
-        count = int(policy["maxReceiveCount"])
-    except ValueError:
-        raise ErrorText.YMQ_REDRIVE_COUNT_NOT_INTEGER() from None
+    count = _unsigned(str(policy["maxReceiveCount"]))
+    if count is None:
+        raise ErrorText.YMQ_REDRIVE_COUNT_NOT_INTEGER()
     if not 1 <= count <= max_receive:
         raise ErrorText.YMQ_REDRIVE_COUNT()
     key = resolve(policy["deadLetterTargetArn"])

@@ -216,6 +216,53 @@ def test_redrive_policy_errors_have_ydb_texts(
     assert error_of(excinfo) == (ClientError, code, message, 400)
 
 
+@pytest.mark.parametrize(
+    ("count", "problem"),
+    [
+        # YDB reads it with TryFromString<size_t>: "+" and ASCII digits only, nothing else.
+        (-3, "Failed to parse maxReceiveCount as an integer."),
+        ("-3", "Failed to parse maxReceiveCount as an integer."),
+        (" 3", "Failed to parse maxReceiveCount as an integer."),
+        ("3 ", "Failed to parse maxReceiveCount as an integer."),
+        ("3_0", "Failed to parse maxReceiveCount as an integer."),
+        ("\u0663", "Failed to parse maxReceiveCount as an integer."),  # Arabic-Indic three
+        ("", "Failed to parse maxReceiveCount as an integer."),
+        ("18446744073709551616", "Failed to parse maxReceiveCount as an integer."),  # 2**64
+        ("18446744073709551615", "maxReceiveCount must be greater than 0 and less than 1001."),
+        (0, "maxReceiveCount must be greater than 0 and less than 1001."),
+    ],
+)
+def test_the_redrive_count_is_read_as_ydb_reads_an_unsigned_integer(
+    ymq: Any, count: object, problem: str
+) -> None:
+    policy = {"deadLetterTargetArn": "yrn:yc:ymq:ru-central1:f:dead", "maxReceiveCount": count}
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName="work", Attributes={"RedrivePolicy": json.dumps(policy)})
+    assert error_of(excinfo) == (
+        ClientError,
+        "ValidationError",
+        f"Cannot create queue: {problem}",
+        400,
+    )
+
+
+def test_a_redrive_count_with_a_plus_sign_is_a_count(fakesqs: FakeSQS, ymq: Any) -> None:
+    dlq = ymq.create_queue(QueueName="dead")["QueueUrl"]
+    dlq_arn = ymq.get_queue_attributes(QueueUrl=dlq, AttributeNames=["QueueArn"])["Attributes"][
+        "QueueArn"
+    ]
+    policy = json.dumps({"deadLetterTargetArn": dlq_arn, "maxReceiveCount": "+2"})
+    url = ymq.create_queue(
+        QueueName="work", Attributes={"RedrivePolicy": policy, "VisibilityTimeout": "5"}
+    )["QueueUrl"]
+    ymq.send_message(QueueUrl=url, MessageBody="poison")
+    for _ in range(2):  # received twice: the count is 2
+        assert ymq.receive_message(QueueUrl=url)["Messages"]
+        fakesqs.advance(5)
+    assert "Messages" not in ymq.receive_message(QueueUrl=url)
+    assert ymq.receive_message(QueueUrl=dlq)["Messages"][0]["Body"] == "poison"
+
+
 def test_set_queue_attributes_reports_the_redrive_problem_itself(ymq: Any) -> None:
     url = ymq.create_queue(QueueName="work")["QueueUrl"]
     with pytest.raises(ClientError) as excinfo:
