@@ -21,6 +21,7 @@ from .context import Flavor, RequestContext
 from .error_texts import ErrorText
 from .errors import SqsError
 from .limits import LIMITS, Limits
+from .params import integer_text
 from .queue_record import QueueAttributes
 from .tag_rules import AwsTags, TagRules
 
@@ -116,6 +117,25 @@ class Dialect:
     def number_out_of_range(self, name: str, low: int, high: int) -> SqsError:
         """A numeric queue attribute that is not a number from `low` to `high`."""
         return ErrorText.ATTRIBUTE_VALUE_INVALID(name=name)
+
+    def integer_value(self, text: str) -> int | None:
+        """A numeric queue attribute's text as the flavor reads it, or None if it cannot."""
+        try:
+            return integer_text(text)
+        except ValueError:
+            return None
+
+    def boolean_value(self, name: str, text: str) -> bool:
+        """A true/false queue attribute as the flavor reads it: AWS takes any case ("True" is
+        what CDK sends, moto#4830), refusing anything else."""
+        if text.lower() not in ("true", "false"):
+            raise ErrorText.ATTRIBUTE_VALUE_INVALID(name=name)
+        return text.lower() == "true"
+
+    def check_fifo_kept(self, text: str) -> None:
+        """SetQueueAttributes' FifoQueue on a FIFO queue: only true keeps the queue's type."""
+        if text.lower() != "true":
+            raise ErrorText.MODIFYING_QUEUE_TYPE()
 
     def absent_action(self, action: str, ctx: RequestContext) -> SqsError:
         """What the flavor answers for one of its absent_actions."""

@@ -69,6 +69,7 @@ class ErrorText(enum.Enum):
     MODIFYING_QUEUE_TYPE = (_INVALID_ATTRIBUTE_VALUE, RECORDED, "test_set_unsupported_attribute_fifo", "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported.")
     ATTRIBUTE_VALUE_INVALID = (_INVALID_ATTRIBUTE_VALUE, QUOTED, "hashicorp/terraform-provider-aws#42209 (2025: SQS's JSON reply for Policy)", "Invalid value for the parameter {name}.")
     ATTRIBUTE_VALUE_OUT_OF_RANGE_YMQ = (_INVALID_ATTRIBUTE_VALUE, DOCUMENTED, _YDB + "queue attribute validation", "Invalid value for the parameter {name}. Valid values are from {low} to {high} both inclusive.")
+    YMQ_BOOLEAN_INVALID = (_INVALID_ATTRIBUTE_VALUE, DOCUMENTED, _YDB + "ydb/core/ymq/base/queue_attributes.cpp", "Invalid value for the parameter {name}. Valid values: true, false.")
     THROUGHPUT_NEEDS_GROUP_SCOPE = (_INVALID_ATTRIBUTE_VALUE, GUESSED, "the CreateQueue documentation's rule, in the recorded 'Invalid value ... Reason:' form", "Invalid value for the parameter FifoThroughputLimit. Reason: The perMessageGroupId value is allowed only when the value for DeduplicationScope is messageGroup")
     ONE_KIND_OF_SSE = (_INVALID_ATTRIBUTE_NAME, GUESSED, "the SSE documentation's rule; no reply found", "You can use one type of server-side encryption (SSE) at one time. You can either enable KMS SSE or SQS SSE.")
     LIST_MAX_RESULTS = (_INVALID_PARAMETER_VALUE, GUESSED, "the ListQueues documentation's range", _VALUE_OF + "MaxResults must be an integer between 1 and {maximum}.")

@@ -10,7 +10,6 @@ from ..engine import QueueSettings, RedriveTarget
 from . import policy
 from .error_texts import ErrorText
 from .limits import Limits
-from .params import integer_text
 from .queue_record import AttributeValue, QueueAttributes
 
 if TYPE_CHECKING:
@@ -119,18 +118,12 @@ def validate(
 
 def _check_value(rule: AttributeRule, value: str, dialect: Dialect) -> AttributeValue:
     if rule.kind == "int":
-        text = dialect.number_out_of_range(rule.name, rule.low, rule.high)
-        try:
-            number = integer_text(value)
-        except ValueError:
-            raise text from None
-        if not rule.low <= number <= rule.high:
-            raise text
+        number = dialect.integer_value(value)
+        if number is None or not rule.low <= number <= rule.high:
+            raise dialect.number_out_of_range(rule.name, rule.low, rule.high)
         return number
     if rule.kind == "bool":
-        if value.lower() not in ("true", "false"):
-            raise ErrorText.ATTRIBUTE_VALUE_INVALID(name=rule.name)
-        return value.lower() == "true"
+        return dialect.boolean_value(rule.name, value)
     if rule.kind == "enum":
         if value not in rule.choices:
             raise ErrorText.ATTRIBUTE_VALUE_INVALID(name=rule.name)

@@ -170,8 +170,7 @@ def set_queue_attributes(
     if "FifoQueue" in requested:
         if not fifo:
             raise ErrorText.UNKNOWN_ATTRIBUTE(name="FifoQueue")
-        if str(requested["FifoQueue"]).lower() != "true":
-            raise ErrorText.MODIFYING_QUEUE_TYPE()
+        service.dialect.check_fifo_kept(str(requested["FifoQueue"]))
     given = queue_rules.validate(requested, fifo=fifo, dialect=service.dialect)
     _check_enforceable(service, given)
     record = service.record(queue)

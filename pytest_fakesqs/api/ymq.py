@@ -110,6 +110,22 @@ class YmqDialect(Dialect):
         # YMQ's text names the range: "... Valid values are from 0 to 43200 both inclusive."
         return ErrorText.ATTRIBUTE_VALUE_OUT_OF_RANGE_YMQ(name=name, low=low, high=high)
 
+    def integer_value(self, text: str) -> int | None:
+        # YDB's TQueueAttributes::TryParseLimitedValue: TryFromString<ui64>, as for the count.
+        return _unsigned(text)
+
+    def boolean_value(self, name: str, text: str) -> bool:
+        # YDB's TQueueAttributes::FromAttributesAndConfig compares with "true" and "false".
+        if text not in ("true", "false"):
+            raise ErrorText.YMQ_BOOLEAN_INVALID(name=name)
+        return text == "true"
+
+    def check_fifo_kept(self, text: str) -> None:
+        if text == "false":
+            raise ErrorText.MODIFYING_QUEUE_TYPE()
+        if text != "true":
+            raise ErrorText.YMQ_BOOLEAN_INVALID(name="FifoQueue")
+
     def absent_action(self, action: str, ctx: RequestContext) -> SqsError:
         return absent_action(action, ctx)
 
@@ -176,15 +192,15 @@ def _check_label(text: str, *, is_key: bool) -> None:
         raise ErrorText.YMQ_TAG_CHARACTERS(part=part)
 
 
-# YDB reads the count with util's TryFromString<size_t>: an optional "+", then ASCII digits only
-# (no sign for an unsigned type, no spaces, no "_"), at most 2**64 - 1.
+# YDB reads unsigned numbers (queue attributes, the redrive count) with util's TryFromString:
+# an optional "+", then ASCII digits only (no "-", no spaces, no "_"), at most 2**64 - 1.
 _UNSIGNED = re.compile(r"\+?[0-9]+")
 _SIZE_MAX = 2**64 - 1
 
 
 def _unsigned(text: str) -> int | None:
-    """The size_t YDB parses from `text`, or None where its parser fails ("-3", " 3", "3_0",
-    Arabic-Indic digits, "", overflow); a JSON integer arrives as its decimal text."""
+    """The unsigned number YDB parses from `text`, or None where its parser fails ("-3", " 3",
+    "3_0", Arabic-Indic digits, "", overflow); a JSON integer arrives as its decimal text."""
     if not _UNSIGNED.fullmatch(text):
         return None
     value = int(text)

@@ -263,6 +263,55 @@ def test_a_redrive_count_with_a_plus_sign_is_a_count(fakesqs: FakeSQS, ymq: Any)
     assert ymq.receive_message(QueueUrl=dlq)["Messages"][0]["Body"] == "poison"
 
 
+@pytest.mark.parametrize("value", [" 30", "30 ", "\u0663\u0660", "3_0", "-1", "", "30.0"])
+def test_a_number_attribute_is_read_as_ydb_reads_an_unsigned_integer(ymq: Any, value: str) -> None:
+    # YDB's TQueueAttributes::TryParseLimitedValue: TryFromString<ui64>, then the range.
+    text = "Invalid value for the parameter VisibilityTimeout. Valid values are from 0 to 43200 both inclusive."
+    with pytest.raises(ClientError) as created:
+        ymq.create_queue(QueueName="work", Attributes={"VisibilityTimeout": value})
+    assert error_of(created) == (
+        ClientError,
+        "ValidationError",
+        f"Cannot create queue: {text}",
+        400,
+    )
+    url = ymq.create_queue(QueueName="work", Attributes={"VisibilityTimeout": "+45"})["QueueUrl"]
+    with pytest.raises(ClientError) as set_:
+        ymq.set_queue_attributes(QueueUrl=url, Attributes={"VisibilityTimeout": value})
+    assert error_of(set_)[1:] == ("InvalidAttributeValue", text, 400)
+    attributes = ymq.get_queue_attributes(QueueUrl=url, AttributeNames=["VisibilityTimeout"])
+    assert attributes["Attributes"]["VisibilityTimeout"] == "45"
+
+
+@pytest.mark.parametrize("value", ["TRUE", "True", "False", "1", "yes"])
+def test_the_fifo_booleans_are_exactly_true_or_false(ymq: Any, value: str) -> None:
+    # YDB's TQueueAttributes::FromAttributesAndConfig compares with "true" and "false".
+    def valid_values(name: str) -> str:
+        return f"Invalid value for the parameter {name}. Valid values: true, false."
+
+    with pytest.raises(ClientError) as created:
+        ymq.create_queue(
+            QueueName="jobs.fifo",
+            Attributes={"FifoQueue": "true", "ContentBasedDeduplication": value},
+        )
+    assert error_of(created)[1:] == (
+        "ValidationError",
+        "Cannot create queue: " + valid_values("ContentBasedDeduplication"),
+        400,
+    )
+    url = ymq.create_queue(QueueName="jobs.fifo", Attributes={"FifoQueue": "true"})["QueueUrl"]
+    for name in ("ContentBasedDeduplication", "FifoQueue"):
+        with pytest.raises(ClientError) as set_:
+            ymq.set_queue_attributes(QueueUrl=url, Attributes={name: value})
+        assert error_of(set_)[1:] == ("InvalidAttributeValue", valid_values(name), 400)
+    with pytest.raises(ClientError) as set_:
+        ymq.set_queue_attributes(QueueUrl=url, Attributes={"FifoQueue": "false"})
+    assert error_of(set_)[2] == (
+        "Invalid value for the parameter FifoQueue. Reason: Modifying queue type is not supported."
+    )
+    ymq.set_queue_attributes(QueueUrl=url, Attributes={"ContentBasedDeduplication": "true"})
+
+
 def test_set_queue_attributes_reports_the_redrive_problem_itself(ymq: Any) -> None:
     url = ymq.create_queue(QueueName="work")["QueueUrl"]
     with pytest.raises(ClientError) as excinfo:
