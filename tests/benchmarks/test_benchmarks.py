@@ -5,6 +5,8 @@ Memory is deterministic, so the ≤ 1 KiB per queued message target is checked h
 
 from __future__ import annotations
 
+import re
+import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -106,6 +108,39 @@ def test_the_bare_fake_drains_the_cycle_and_keeps_each_call_when_asked(
     assert actions[0] == "CreateQueue" and actions.count("SendMessageBatch") == 3 * 3
     assert set(ratios) == {"bare fake", "bare fake + call log", "pytest-fakesqs"}
     assert all(ratio > 0 for ratio in ratios.values())
+
+
+def test_versus_runs_a_revision_beside_the_working_tree_in_one_process() -> None:
+    # A process of its own: the revision's copy patches botocore and stays patched.
+    script = str(BENCHMARKS / "versus.py")
+    done = subprocess.run(
+        [sys.executable, script, "HEAD", "--samples", "3", "--messages", "20"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert re.fullmatch(r"fakesqs_at_[0-9a-f]+: \d+\.\d{3} x the floor", lines[0])
+    assert re.fullmatch(r"pytest_fakesqs: \d+\.\d{3} x the floor", lines[1])
+    assert lines[2].startswith("HEAD minus the working tree, per sample over the floor's: median ")
+
+
+def test_the_median_interval_is_the_order_statistics_of_a_fair_coin(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import versus
+
+    try:
+        # The textbook 95 % intervals: x(2)..x(9) of 10, x(10)..x(21) of 30 (1-based).
+        assert versus.median_interval(10) == (1, 8)
+        assert versus.median_interval(30) == (9, 20)
+        assert versus.median_interval(3) == (0, 2)
+    finally:
+        for name in ("versus", "cycle", "floor"):
+            sys.modules.pop(name, None)
 
 
 def test_the_plugin_cost_is_measured_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
