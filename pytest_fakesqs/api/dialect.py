@@ -68,6 +68,11 @@ class Dialect:
 
     # -- names and owners ----------------------------------------------------------------------
 
+    def creates_fifo(self, name: str, fifo_attribute: str | None) -> bool:
+        """Whether CreateQueue of `name` with this FifoQueue value makes a FIFO queue (AWS: the
+        attribute says, in any case; check_queue_name then checks the name against it)."""
+        return fifo_attribute is not None and fifo_attribute.lower() == "true"
+
     def check_queue_name(self, name: str, *, fifo: bool) -> None:
         stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
         too_long = len(name) > self.limits.max_queue_name_length

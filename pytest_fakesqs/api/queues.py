@@ -27,9 +27,9 @@ def create_queue(service: Service, params: dict[str, Any], ctx: RequestContext) 
     name = require_str(params, "QueueName")
     requested = get_map(params, "Attributes")
     tags = get_map(params, "tags") or get_map(params, "Tags")
-    fifo_value = str(requested.get("FifoQueue", "false")).lower()
-    fifo = fifo_value == "true"
     dialect = service.dialect
+    fifo_attribute = requested.get("FifoQueue")
+    fifo = dialect.creates_fifo(name, None if fifo_attribute is None else str(fifo_attribute))
     dialect.check_queue_name(name, fifo=fifo)
     stored_tags = dialect.tag_rules.at_create(tags, dialect.limits.max_tags)
     try:

@@ -24,6 +24,9 @@ from .tag_rules import TagRules
 
 _LABEL = re.compile(r"[a-z0-9_-]*")  # fullmatch: `$` would let a final "\n" through
 _LABEL_LENGTH = 63
+# util's IsTrue (util/string/type.cpp), compared ignoring case: what YDB's CreateQueue takes as a
+# FifoQueue that asks for a FIFO queue.
+_IS_TRUE = frozenset({"true", "t", "yes", "y", "on", "1", "da"})
 
 
 class YmqDialect(Dialect):
@@ -63,8 +66,19 @@ class YmqDialect(Dialect):
     def _addressing(self, broker: Broker) -> Addressing:
         return YmqAddressing(broker)
 
+    def creates_fifo(self, name: str, fifo_attribute: str | None) -> bool:
+        # YDB's CreateQueue: the name makes the queue FIFO; the attribute must agree, read by
+        # util's IsTrue (then FromAttributesAndConfig takes only "true" as its value).
+        fifo = name.endswith(".fifo")
+        says_fifo = fifo_attribute is not None and fifo_attribute.lower() in _IS_TRUE
+        if fifo and not says_fifo:
+            raise ErrorText.YMQ_FIFO_NEEDS_ATTRIBUTE()
+        if says_fifo and not fifo:
+            raise ErrorText.YMQ_FIFO_NAME()
+        return fifo
+
     def check_queue_name(self, name: str, *, fifo: bool) -> None:
-        check_queue_name(name, fifo=fifo, max_length=self.limits.max_queue_name_length)
+        check_queue_name(name, max_length=self.limits.max_queue_name_length)
 
     def queue_owner(self, requested: str | None, ctx: RequestContext) -> str:
         return ctx.account_id  # YMQ ignores QueueOwnerAWSAccountId
@@ -161,11 +175,7 @@ def creation_error(error: SqsError) -> SqsError:
     return SqsError(spec, ErrorText.YMQ_CANNOT_CREATE(reason=error.message).message)
 
 
-def check_queue_name(name: str, *, fifo: bool, max_length: int) -> None:
-    if name.endswith(".fifo") and not fifo:
-        raise ErrorText.YMQ_FIFO_NEEDS_ATTRIBUTE()
-    if fifo and not name.endswith(".fifo"):
-        raise ErrorText.YMQ_FIFO_NAME()
+def check_queue_name(name: str, *, max_length: int) -> None:
     stem = name[: -len(".fifo")] if name.endswith(".fifo") else name
     if not stem or len(name) > max_length or not re.fullmatch(r"[A-Za-z0-9_-]+", stem):
         raise ErrorText.YMQ_QUEUE_NAME_INVALID()

@@ -312,6 +312,38 @@ def test_the_fifo_booleans_are_exactly_true_or_false(ymq: Any, value: str) -> No
     ymq.set_queue_attributes(QueueUrl=url, Attributes={"ContentBasedDeduplication": "true"})
 
 
+@pytest.mark.parametrize("value", ["yes", "Y", "t", "on", "1", "da"])
+def test_create_queue_reads_fifo_queue_with_ydbs_is_true_first(ymq: Any, value: str) -> None:
+    # YDB's CreateQueue: the name decides, the attribute must agree by util's IsTrue; then the
+    # attributes' own parser takes only "true".
+    with pytest.raises(ClientError) as standard:
+        ymq.create_queue(QueueName="jobs", Attributes={"FifoQueue": value})
+    assert error_of(standard)[1:] == (
+        "InvalidParameterValue",
+        'Name of FIFO queue should end with ".fifo".',
+        400,
+    )
+    with pytest.raises(ClientError) as fifo:
+        ymq.create_queue(QueueName="jobs.fifo", Attributes={"FifoQueue": value})
+    assert error_of(fifo)[1:] == (
+        "ValidationError",
+        "Cannot create queue: Invalid value for the parameter FifoQueue. Valid values: true, false.",
+        400,
+    )
+
+
+@pytest.mark.parametrize(("name", "value"), [("jobs.fifo", None), ("jobs.fifo", "no")])
+def test_a_fifo_name_needs_fifo_queue_true(ymq: Any, name: str, value: str | None) -> None:
+    attributes = {} if value is None else {"FifoQueue": value}
+    with pytest.raises(ClientError) as excinfo:
+        ymq.create_queue(QueueName=name, Attributes=attributes)
+    assert error_of(excinfo)[1:] == (
+        "InvalidParameterValue",
+        "The FifoQueue attribute should be set to true for FIFO queue.",
+        400,
+    )
+
+
 def test_set_queue_attributes_reports_the_redrive_problem_itself(ymq: Any) -> None:
     url = ymq.create_queue(QueueName="work")["QueueUrl"]
     with pytest.raises(ClientError) as excinfo:
