@@ -9,6 +9,7 @@ AWS's strings (`render`). The engine's QueueSettings are derived from the same r
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -84,6 +85,8 @@ class QueueAttributes:
             for name, field_name in FIELDS.items()
             if (value := getattr(self, field_name)) is not None
         }
+        if self.redrive_policy:
+            rendered["RedrivePolicy"] = redrive_policy_text(self.redrive_policy)
         if self.kms_master_key_id:
             rendered.setdefault("KmsDataKeyReusePeriodSeconds", str(DEFAULT_KMS_REUSE_PERIOD))
         else:  # the reuse period shows only while a KMS key is set
@@ -102,6 +105,22 @@ class QueueRecord:
 
 def _stored(value: AttributeValue | None) -> AttributeValue | None:
     return None if value == "" else value
+
+
+def redrive_policy_text(text: str) -> str:
+    """A RedrivePolicy as GetQueueAttributes answers it, however it was written when set:
+    compact JSON, the ARN first, the count a number. AWS CLI's own examples set
+    `{"deadLetterTargetArn":"arn:...","maxReceiveCount":"1000"}` and get back
+    `{"deadLetterTargetArn":"arn:...","maxReceiveCount":1000}`; YDB renders its parsed policy
+    (TRedrivePolicy::ToJson) the same way (its key order is a guess: sorted, as here)."""
+    try:
+        policy = json.loads(text)
+        target, count = policy["deadLetterTargetArn"], int(policy["maxReceiveCount"])
+    except (ValueError, TypeError, KeyError):  # validated when set: only a restored oddity
+        return text
+    return json.dumps(
+        {"deadLetterTargetArn": target, "maxReceiveCount": count}, separators=(",", ":")
+    )
 
 
 def attribute_text(value: object) -> str:

@@ -51,6 +51,27 @@ def test_set_empty_redrive_policy(fakesqs: FakeSQS, sqs: Any) -> None:
         assert sqs.receive_message(QueueUrl=source, VisibilityTimeout=0)["Messages"]
 
 
+@pytest.mark.parametrize(
+    "written",
+    [
+        '{"maxReceiveCount": "5", "deadLetterTargetArn": "%s"}',  # the count as text, spaced
+        '{"deadLetterTargetArn":"%s","maxReceiveCount":"5"}',  # the AWS CLI examples' input
+        '{ "deadLetterTargetArn" : "%s" , "maxReceiveCount" : 5 }',
+    ],
+)
+def test_get_queue_attributes_answers_the_redrive_policy_as_aws_writes_it(
+    sqs: Any, written: str
+) -> None:
+    """AWS CLI's examples: set with "maxReceiveCount":"1000", got back as :1000, compact."""
+    dlq_arn = queue_arn(sqs, sqs.create_queue(QueueName="dlq")["QueueUrl"])
+    url = sqs.create_queue(QueueName="src")["QueueUrl"]
+    sqs.set_queue_attributes(QueueUrl=url, Attributes={"RedrivePolicy": written % dlq_arn})
+    attributes = sqs.get_queue_attributes(QueueUrl=url, AttributeNames=["RedrivePolicy"])
+    assert attributes["Attributes"]["RedrivePolicy"] == (
+        '{"deadLetterTargetArn":"%s","maxReceiveCount":5}' % dlq_arn  # noqa: UP031
+    )
+
+
 def test_dead_letter_queue_message_attributes(fakesqs: FakeSQS, sqs: Any) -> None:
     """Recorded: test_dead_letter_queue_message_attributes."""
     source, dlq = dead_letter_pipe(sqs)

@@ -255,6 +255,11 @@ def test_a_redrive_count_with_a_plus_sign_is_a_count(fakesqs: FakeSQS, ymq: Any)
     url = ymq.create_queue(
         QueueName="work", Attributes={"RedrivePolicy": policy, "VisibilityTimeout": "5"}
     )["QueueUrl"]
+    # YDB answers its parsed policy (TRedrivePolicy::ToJson): the count a number.
+    attributes = ymq.get_queue_attributes(QueueUrl=url, AttributeNames=["RedrivePolicy"])
+    assert attributes["Attributes"]["RedrivePolicy"] == (
+        f'{{"deadLetterTargetArn":"{dlq_arn}","maxReceiveCount":2}}'
+    )
     ymq.send_message(QueueUrl=url, MessageBody="poison")
     for _ in range(2):  # received twice: the count is 2
         assert ymq.receive_message(QueueUrl=url)["Messages"]
