@@ -10,9 +10,9 @@ name, and every sample of the floor is followed by one of each version (their or
 each time), each version's fake active only for its own sample. The figure is each version's
 median over the floor's, and the median of the paired differences with its 95 % interval (from
 the ordered differences, no assumption about their spread): a change is real when the interval
-leaves out zero. Both versions patch botocore on their first
-start and stay patched, passing calls on while inactive; run the revision against itself first
-to see what that and the machine add.
+leaves out zero. Both versions patch botocore on their first start and stay patched, passing
+calls on while inactive; run the revision against itself first to see what that and the
+machine add.
 """
 
 from __future__ import annotations

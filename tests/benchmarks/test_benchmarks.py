@@ -22,13 +22,25 @@ BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 @pytest.fixture
 def bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, ModuleType]]:
     monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import bare
     import cycle
     import depth
+    import headroom
     import memory
     import report
+    import versus
 
-    yield {"cycle": cycle, "depth": depth, "memory": memory, "report": report}
-    for name in ("cycle", "depth", "memory", "report", "floor"):
+    modules = {
+        "bare": bare,
+        "cycle": cycle,
+        "depth": depth,
+        "headroom": headroom,
+        "memory": memory,
+        "report": report,
+        "versus": versus,
+    }
+    yield modules
+    for name in (*modules, "floor"):
         sys.modules.pop(name, None)
 
 
@@ -86,23 +98,15 @@ def test_the_report_states_each_target_and_whether_it_was_met(
 
 @pytest.mark.skipif(QUERY_CLIENT, reason="the bare fake answers AWS JSON 1.0 only")
 def test_the_bare_fake_drains_the_cycle_and_keeps_each_call_when_asked(
-    monkeypatch: pytest.MonkeyPatch,
+    bench: dict[str, ModuleType],
 ) -> None:
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    import bare
-    import cycle
-    import headroom
-
-    try:
-        client = cycle.make_client()
-        kept = bare.install(client, keep_calls=True)
-        url = client.create_queue(QueueName="bench")["QueueUrl"]
-        # time_sample raises unless every message sent comes back exactly once.
-        assert cycle.time_sample(client, url, 30) > 0
-        ratios = headroom.ratios(30, 1)
-    finally:
-        for name in ("bare", "cycle", "floor", "headroom"):
-            sys.modules.pop(name, None)
+    cycle = bench["cycle"]
+    client = cycle.make_client()
+    kept = bench["bare"].install(client, keep_calls=True)
+    url = client.create_queue(QueueName="bench")["QueueUrl"]
+    # time_sample raises unless every message sent comes back exactly once.
+    assert cycle.time_sample(client, url, 30) > 0
+    ratios = bench["headroom"].ratios(30, 1)
     assert not kept.visible and not kept.in_flight  # every message received, then deleted
     actions = [action for action, _request, _answer in kept.calls or []]
     assert actions[0] == "CreateQueue" and actions.count("SendMessageBatch") == 3 * 3
@@ -128,19 +132,13 @@ def test_versus_runs_a_revision_beside_the_working_tree_in_one_process() -> None
 
 
 def test_the_median_interval_is_the_order_statistics_of_a_fair_coin(
-    monkeypatch: pytest.MonkeyPatch,
+    bench: dict[str, ModuleType],
 ) -> None:
-    monkeypatch.syspath_prepend(str(BENCHMARKS))
-    import versus
-
-    try:
-        # The textbook 95 % intervals: x(2)..x(9) of 10, x(10)..x(21) of 30 (1-based).
-        assert versus.median_interval(10) == (1, 8)
-        assert versus.median_interval(30) == (9, 20)
-        assert versus.median_interval(3) == (0, 2)
-    finally:
-        for name in ("versus", "cycle", "floor"):
-            sys.modules.pop(name, None)
+    median_interval = bench["versus"].median_interval
+    # The textbook 95 % intervals: x(2)..x(9) of 10, x(10)..x(21) of 30 (1-based).
+    assert median_interval(10) == (1, 8)
+    assert median_interval(30) == (9, 20)
+    assert median_interval(3) == (0, 2)
 
 
 def test_the_plugin_cost_is_measured_both_ways(monkeypatch: pytest.MonkeyPatch) -> None:
