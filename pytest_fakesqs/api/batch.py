@@ -190,7 +190,9 @@ def delete_message_batch(
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
     entries = check_entries(service, params, "DeleteMessageBatch")
-    handles: list[str | SqsError] = [_handle_or_refusal(entry) for entry in entries]
+    handles: list[str | SqsError] = _plain_handles(entries) or [
+        _handle_or_refusal(entry) for entry in entries
+    ]
     # One engine lock for the whole batch; each handle still gets its own outcome.
     deleted = service.broker.delete_many(queue, [h for h in handles if isinstance(h, str)])
     if len(deleted) == len(entries) and not any(isinstance(o, EngineError) for o in deleted):
@@ -229,6 +231,17 @@ def _handle(entry: dict[str, Any]) -> str:
     if isinstance(handle, SqsError):
         raise handle
     return handle
+
+
+def _plain_handles(entries: list[dict[str, Any]]) -> list[str | SqsError] | None:
+    """Every entry's ReceiptHandle when each is a non-empty string (checked for the batch at
+    once, in C), else None: then _handle_or_refusal says, per entry, which one is missing."""
+    handles = [entry.get("ReceiptHandle") for entry in entries]
+    try:
+        "".join(handles)  # type: ignore[arg-type]  # TypeError: one is not a string
+    except TypeError:
+        return None
+    return handles if all(handles) else None  # type: ignore[return-value]  # all str, checked
 
 
 def _handle_or_refusal(entry: dict[str, Any]) -> str | SqsError:

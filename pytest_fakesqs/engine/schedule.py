@@ -98,6 +98,12 @@ class Schedule:
             self._in_flight, (message.visible_at, message.sequence, message.generation, message)
         )
 
+    def hide_all(self, messages: list[Message]) -> None:
+        """hide() each of `messages`, in order."""
+        in_flight, push = self._in_flight, heapq.heappush
+        for message in messages:
+            push(in_flight, (message.visible_at, message.sequence, message.generation, message))
+
     def ready(self, message: Message) -> None:
         """A standard queue's message became visible: it joins the receive order by rank."""
         self._ready.push(message)

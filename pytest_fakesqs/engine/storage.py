@@ -48,6 +48,18 @@ class SlotStore:
         if self.dead > COMPACT_MIN_DEAD and self.dead > live:
             self._compact()
 
+    def remove_in_flight(self, handles: list[str], messages: list[Message]) -> None:
+        """remove() for each of `messages`, all in flight under their current `handles`."""
+        slots, by_id, by_handle = self.slots, self.by_id, self.by_handle
+        for message in messages:
+            slots[message.slot] = None
+            del by_id[message.key]
+        for handle in handles:
+            del by_handle[handle]
+        self.dead += len(messages)
+        if self.dead > COMPACT_MIN_DEAD and self.dead > len(by_id):
+            self._compact()
+
     def _compact(self) -> None:
         # Order is preserved and every message learns its new slot, so indexes stay valid.
         survivors: list[Message | None] = [m for m in self.slots if m is not None]
