@@ -136,3 +136,46 @@ def test_received_plain_messages_render_as_render_delivery_does() -> None:
 @given(st.text(st.characters(codec=None, exclude_categories=())) | st.sampled_from(BODY_EDGES))
 def test_printable_ascii_is_isascii_and_isprintable(text: str) -> None:
     assert messages.printable_ascii(text) == (text.isascii() and text.isprintable())
+
+
+# A delete entry's ReceiptHandle: a received one (by index, repeats allowed), or one that is not a handle at all.
+HANDLES = st.one_of(
+    st.integers(0, 5),
+    st.sampled_from([None, "", 7, ["h"], {"h": 1}, "AQEBbm9wZQ==", "not a handle"]),
+)
+
+
+@settings(max_examples=200, derandomize=True, deadline=None)
+@given(st.lists(HANDLES, min_size=1, max_size=10))
+def test_a_delete_batch_is_answered_as_entry_by_entry(choices: list[Any]) -> None:
+    answers = []
+    for checked_at_once in (True, False):
+        service, queue = _service()
+        url = service.queue_url(CTX, queue)
+        entries = [{"Id": str(i), "MessageBody": "x"} for i in range(6)]
+        service.call("SendMessageBatch", {"QueueUrl": url, "Entries": entries}, CTX)
+        received = service.call("ReceiveMessage", {"QueueUrl": url, "MaxNumberOfMessages": 6}, CTX)
+        handles = [m["ReceiptHandle"] for m in received["Messages"]]
+        delete = [
+            {"Id": str(i), "ReceiptHandle": handles[c % len(handles)] if type(c) is int else c}
+            for i, c in enumerate(choices)
+        ]
+        for entry in delete:
+            if entry["ReceiptHandle"] is None:
+                del entry["ReceiptHandle"]  # missing, not null
+        original = batch._plain_handles
+        if not checked_at_once:
+            batch._plain_handles = lambda _entries: None  # type: ignore[assignment]
+        try:
+            deleted = service.call("DeleteMessageBatch", {"QueueUrl": url, "Entries": delete}, CTX)
+        except SqsError as error:
+            deleted = {"error": (error.code, error.message)}
+        finally:
+            batch._plain_handles = original
+        left = service.call(
+            "GetQueueAttributes",
+            {"QueueUrl": url, "AttributeNames": ["ApproximateNumberOfMessagesNotVisible"]},
+            CTX,
+        )
+        answers.append((deleted, left))
+    assert answers[0] == answers[1]

@@ -1,8 +1,8 @@
 """A queue's batch operations do what their one-message twins do, one message at a time.
 
-The stress cycle's sends, receives and deletes go through `enqueue_visible`, `take_ready` and
-`delete_all`, a batch in one pass; `next_ready` and `delete` stay the general way, and a batch
-of sends must leave what as many one-message `enqueue`s leave.
+The stress cycle's sends, receives and deletes go through `enqueue_visible`, `take_ready` with
+`_deliver_all`, and `delete_all`, a batch in one pass; `next_ready`, `_deliver` and `delete`
+stay the general way, and a batch of sends must leave what as many one-message `enqueue`s leave.
 Two queues with the same past take the same steps, one each way, and must stay alike: every
 message's state, place, history and counters, every order's size, each step's answer.
 """
@@ -89,8 +89,7 @@ def test_batches_and_one_at_a_time_stay_alike(steps: list[tuple[str, Any]]) -> N
             while len(one_by_one) < argument and (next_one := single.schedule.next_ready()):
                 one_by_one.append(next_one)
             assert [m.message_id for m in taken] == [m.message_id for m in one_by_one]
-            for message in taken:
-                batched._deliver(message, 30.0, now)
+            batched._deliver_all(taken, 30.0, now)  # take()'s run, in one pass
             for message in one_by_one:
                 single._deliver(message, 30.0, now)
         elif step == "delete":
