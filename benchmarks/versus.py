@@ -12,7 +12,8 @@ median over the floor's, and the median of the paired differences with its 95 % 
 the ordered differences, no assumption about their spread): a change is real when the interval
 leaves out zero. Both versions patch botocore on their first start and stay patched, passing
 calls on while inactive; run the revision against itself first to see what that and the
-machine add.
+machine add. The working tree is the checkout this script is in, whatever copy of the package
+the environment has installed; its last line says where it was imported from.
 """
 
 from __future__ import annotations
@@ -121,6 +122,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--messages", type=int, default=2000)
     args = parser.parse_args(argv)
+    # The working tree's package, not whichever copy the environment installed (an editable
+    # install of another checkout would otherwise be measured against the revision).
+    sys.path.insert(0, str(ROOT))
+    working_tree = Path(importlib.import_module(PACKAGE).__file__ or "").parent
+    if working_tree != ROOT / PACKAGE:
+        raise SystemExit(f"{PACKAGE} was imported from {working_tree}, not from {ROOT}")
     with tempfile.TemporaryDirectory() as folder:
         earlier = export(args.revision, Path(folder))
         sys.path.insert(0, folder)
@@ -132,6 +139,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.revision} minus the working tree, per sample over the floor's: median "
         f"{middle:+.3f} (95 % interval {low:+.3f} to {high:+.3f})"
     )
+    print(f"the working tree: {working_tree}")
     return 0
 
 

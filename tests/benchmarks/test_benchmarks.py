@@ -5,6 +5,7 @@ Memory is deterministic, so the ≤ 1 KiB per queued message target is checked h
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -114,7 +115,12 @@ def test_the_bare_fake_drains_the_cycle_and_keeps_each_call_when_asked(
     assert all(ratio > 0 for ratio in ratios.values())
 
 
-def test_versus_runs_a_revision_beside_the_working_tree_in_one_process() -> None:
+def test_versus_runs_a_revision_beside_the_working_tree_in_one_process(tmp_path: Path) -> None:
+    # Another copy of the package ahead of the installed one (another checkout's, say): the
+    # working tree is still the one measured.
+    decoy = tmp_path / "pytest_fakesqs"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
     # A process of its own: the revision's copy patches botocore and stays patched.
     script = str(BENCHMARKS / "versus.py")
     done = subprocess.run(
@@ -123,12 +129,14 @@ def test_versus_runs_a_revision_beside_the_working_tree_in_one_process() -> None
         text=True,
         timeout=300,
         check=False,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
     )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert re.fullmatch(r"fakesqs_at_[0-9a-f]+: \d+\.\d{3} x the floor", lines[0])
     assert re.fullmatch(r"pytest_fakesqs: \d+\.\d{3} x the floor", lines[1])
     assert lines[2].startswith("HEAD minus the working tree, per sample over the floor's: median ")
+    assert lines[3] == f"the working tree: {BENCHMARKS.parent / 'pytest_fakesqs'}"
 
 
 def test_the_median_interval_is_the_order_statistics_of_a_fair_coin(
