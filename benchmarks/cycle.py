@@ -13,6 +13,7 @@ from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any
 
 import boto3
+import checkout  # noqa: F401 - this checkout's package, not another copy
 import floor
 
 ROUNDS = 3

@@ -12,6 +12,8 @@ import statistics
 import time
 from typing import Any
 
+import checkout  # noqa: F401 - this checkout's package, not another copy
+
 from pytest_fakesqs.engine import Broker, Clock, Outgoing, Queue, QueueSettings
 from pytest_fakesqs.fake.facade import core_of
 

@@ -25,6 +25,7 @@ import time
 from typing import Any
 
 import boto3
+import checkout  # noqa: F401 - this checkout's package, not another copy
 from hypothesis import Phase, given, settings
 
 from pytest_fakesqs import FakeSQS, fake_sqs

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 
+import checkout
 import cycle
 
 SUBJECTS = ["botocore floor", "bare fake", "bare fake + call log", "pytest-fakesqs"]
@@ -43,6 +44,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"run {number}: {cells}", flush=True)
     medians = {name: statistics.median(run[name] for run in runs) for name in SUBJECTS[1:]}
     print("median: " + ", ".join(f"{name} {ratio:.3f} x" for name, ratio in medians.items()))
+    print(f"pytest-fakesqs from {checkout.imported_from()}")
     return 0
 
 

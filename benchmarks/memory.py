@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import tracemalloc
 
+import checkout  # noqa: F401 - this checkout's package, not another copy
+
 from pytest_fakesqs.api import RequestContext, SqsService
 from pytest_fakesqs.engine import Broker, Clock
 

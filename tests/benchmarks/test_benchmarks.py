@@ -139,6 +139,52 @@ def test_versus_runs_a_revision_beside_the_working_tree_in_one_process(tmp_path:
     assert lines[3] == f"the working tree: {BENCHMARKS.parent / 'pytest_fakesqs'}"
 
 
+@pytest.mark.parametrize("script", ["cycle", "depth", "memory", "explore", "headroom"])
+def test_a_benchmark_measures_its_own_checkout_not_another_copy(
+    script: str, tmp_path: Path
+) -> None:
+    # Another copy of the package ahead of the installed one (another checkout's, say):
+    # imported by name, it would be the one timed, silently.
+    decoy = tmp_path / "pytest_fakesqs"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
+    code = (
+        f"import sys; sys.path.insert(0, {str(BENCHMARKS)!r}); import {script}; "
+        "import pytest_fakesqs; print(pytest_fakesqs.__file__)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        cwd=tmp_path,  # `-c` puts the working folder first: not the checkout's
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(BENCHMARKS.parent / "pytest_fakesqs" / "__init__.py")
+
+
+@pytest.mark.skipif(QUERY_CLIENT, reason="the botocore floor answers AWS JSON 1.0 only")
+def test_headroom_says_which_copy_it_measured(tmp_path: Path) -> None:
+    decoy = tmp_path / "pytest_fakesqs"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
+    arguments = ["--runs", "1", "--samples", "1", "--messages", "20"]
+    done = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "headroom.py"), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[-2].startswith("median: bare fake ")
+    assert lines[-1] == f"pytest-fakesqs from {BENCHMARKS.parent / 'pytest_fakesqs'}"
+
+
 def test_the_median_interval_is_the_order_statistics_of_a_fair_coin(
     bench: dict[str, ModuleType],
 ) -> None:
