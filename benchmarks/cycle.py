@@ -78,10 +78,10 @@ def _bare_client(*, keep_calls: bool) -> Iterator[tuple[Any, str]]:
 
 
 @contextmanager
-def _fake_client() -> Iterator[tuple[Any, str]]:
+def _fake_client(history_limit: int | None = None) -> Iterator[tuple[Any, str]]:
     from pytest_fakesqs import fake_sqs
 
-    with fake_sqs():
+    with fake_sqs(history_limit=history_limit):
         client = make_client()
         yield client, client.create_queue(QueueName="bench")["QueueUrl"]
 
@@ -98,6 +98,8 @@ def _moto_client() -> Iterator[tuple[Any, str]]:
 SUBJECTS: dict[str, Callable[[], AbstractContextManager[tuple[Any, str]]]] = {
     "botocore floor": _floor_client,
     "pytest-fakesqs": _fake_client,
+    # What keeping every call and story costs a long loop: the same, remembering the last 1,000.
+    "pytest-fakesqs, history_limit=1000": lambda: _fake_client(history_limit=1000),
     "moto mock_aws": _moto_client,
     # The least any fake must do (benchmarks/bare.py), alone and keeping every call's bytes.
     "bare fake": lambda: _bare_client(keep_calls=False),

@@ -3,11 +3,12 @@
     python benchmarks/headroom.py               # 5 runs of 5 interleaved samples each
     python benchmarks/headroom.py --runs 9
 
-Four subjects, their samples interleaved as benchmarks/cycle.py interleaves them: the botocore
+Five subjects, their samples interleaved as benchmarks/cycle.py interleaves them: the botocore
 floor (nothing computes an answer), the bare fake of benchmarks/bare.py (parses, makes ids,
 MD5s and handles, queues in a deque, encodes: the cycle's own work and nothing else), the same
-keeping each call's request and answer bytes (what a complete call log holds), and
-pytest-fakesqs. Each run prints every subject's ratio to the floor; the last line, the medians
+keeping each call's request and answer bytes (what a complete call log holds), pytest-fakesqs
+remembering only the last 1,000 finished messages and calls (`history_limit=1000`: what
+keeping everything costs a loop this long), and pytest-fakesqs as a test gets it. Each run prints every subject's ratio to the floor; the last line, the medians
 over the runs. A goal set against the floor is only as reachable as the bare fake's ratio
 leaves room for: what lies between it and pytest-fakesqs is the price of validation, the
 engine's model of visibility and retention, histories, the call log and the guard.
@@ -21,7 +22,13 @@ import statistics
 import checkout
 import cycle
 
-SUBJECTS = ["botocore floor", "bare fake", "bare fake + call log", "pytest-fakesqs"]
+SUBJECTS = [
+    "botocore floor",
+    "bare fake",
+    "bare fake + call log",
+    "pytest-fakesqs, history_limit=1000",
+    "pytest-fakesqs",
+]
 
 
 def ratios(messages: int, samples: int) -> dict[str, float]:

@@ -111,7 +111,12 @@ def test_the_bare_fake_drains_the_cycle_and_keeps_each_call_when_asked(
     assert not kept.visible and not kept.in_flight  # every message received, then deleted
     actions = [action for action, _request, _answer in kept.calls or []]
     assert actions[0] == "CreateQueue" and actions.count("SendMessageBatch") == 3 * 3
-    assert set(ratios) == {"bare fake", "bare fake + call log", "pytest-fakesqs"}
+    assert set(ratios) == {
+        "bare fake",
+        "bare fake + call log",
+        "pytest-fakesqs, history_limit=1000",
+        "pytest-fakesqs",
+    }
     assert all(ratio > 0 for ratio in ratios.values())
 
 
