@@ -45,6 +45,16 @@ def bench(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, ModuleType]]:
         sys.modules.pop(name, None)
 
 
+@pytest.fixture
+def decoy_first(tmp_path: Path) -> dict[str, str]:
+    """An environment with another copy of the package ahead of the installed one (another
+    checkout's, say) that fails if imported: a benchmark must time its own checkout."""
+    decoy = tmp_path / "pytest_fakesqs"
+    decoy.mkdir()
+    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
+    return {**os.environ, "PYTHONPATH": str(tmp_path)}
+
+
 @pytest.mark.skipif(QUERY_CLIENT, reason="the botocore floor answers AWS JSON 1.0 only")
 def test_floor_and_fake_both_drain_the_stress_cycle(bench: dict[str, ModuleType]) -> None:
     # time_sample raises unless every message sent comes back exactly once.
@@ -120,24 +130,27 @@ def test_the_bare_fake_drains_the_cycle_and_keeps_each_call_when_asked(
     assert all(ratio > 0 for ratio in ratios.values())
 
 
-def test_versus_runs_a_revision_beside_the_working_tree_in_one_process(tmp_path: Path) -> None:
-    # Another copy of the package ahead of the installed one (another checkout's, say): the
-    # working tree is still the one measured.
-    decoy = tmp_path / "pytest_fakesqs"
-    decoy.mkdir()
-    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
-    # A process of its own: the revision's copy patches botocore and stays patched.
-    script = str(BENCHMARKS / "versus.py")
+def _output(arguments: list[str], env: dict[str, str], *, cwd: Path | None = None) -> list[str]:
+    """The lines a Python process with these arguments printed; it must succeed."""
     done = subprocess.run(
-        [sys.executable, script, "HEAD", "--samples", "3", "--messages", "20"],
+        [sys.executable, *arguments],
         capture_output=True,
         text=True,
         timeout=300,
         check=False,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
+        env=env,
+        cwd=cwd,
     )
     assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    return done.stdout.splitlines()
+
+
+def test_versus_runs_a_revision_beside_the_working_tree_in_one_process(
+    decoy_first: dict[str, str],
+) -> None:
+    # The working tree is measured, not the decoy. A process of its own: the revision's copy patches botocore and stays patched.
+    script = str(BENCHMARKS / "versus.py")
+    lines = _output([script, "HEAD", "--samples", "3", "--messages", "20"], decoy_first)
     assert re.fullmatch(r"fakesqs_at_[0-9a-f]+: \d+\.\d{3} x the floor", lines[0])
     assert re.fullmatch(r"pytest_fakesqs: \d+\.\d{3} x the floor", lines[1])
     assert lines[2].startswith("HEAD minus the working tree, per sample over the floor's: median ")
@@ -146,46 +159,21 @@ def test_versus_runs_a_revision_beside_the_working_tree_in_one_process(tmp_path:
 
 @pytest.mark.parametrize("script", ["cycle", "depth", "memory", "explore", "headroom"])
 def test_a_benchmark_measures_its_own_checkout_not_another_copy(
-    script: str, tmp_path: Path
+    script: str, decoy_first: dict[str, str], tmp_path: Path
 ) -> None:
-    # Another copy of the package ahead of the installed one (another checkout's, say):
-    # imported by name, it would be the one timed, silently.
-    decoy = tmp_path / "pytest_fakesqs"
-    decoy.mkdir()
-    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
     code = (
         f"import sys; sys.path.insert(0, {str(BENCHMARKS)!r}); import {script}; "
         "import pytest_fakesqs; print(pytest_fakesqs.__file__)"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        cwd=tmp_path,  # `-c` puts the working folder first: not the checkout's
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.strip() == str(BENCHMARKS.parent / "pytest_fakesqs" / "__init__.py")
+    # `-c` puts the working folder first on sys.path: the decoy's, not the checkout's.
+    lines = _output(["-c", code], decoy_first, cwd=tmp_path)
+    assert lines == [str(BENCHMARKS.parent / "pytest_fakesqs" / "__init__.py")]
 
 
 @pytest.mark.skipif(QUERY_CLIENT, reason="the botocore floor answers AWS JSON 1.0 only")
-def test_headroom_says_which_copy_it_measured(tmp_path: Path) -> None:
-    decoy = tmp_path / "pytest_fakesqs"
-    decoy.mkdir()
-    (decoy / "__init__.py").write_text("raise ImportError('the decoy was imported')\n")
+def test_headroom_says_which_copy_it_measured(decoy_first: dict[str, str]) -> None:
     arguments = ["--runs", "1", "--samples", "1", "--messages", "20"]
-    done = subprocess.run(
-        [sys.executable, str(BENCHMARKS / "headroom.py"), *arguments],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
-    )
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
+    lines = _output([str(BENCHMARKS / "headroom.py"), *arguments], decoy_first)
     assert lines[-2].startswith("median: bare fake ")
     assert lines[-1] == f"pytest-fakesqs from {BENCHMARKS.parent / 'pytest_fakesqs'}"
 
