@@ -14,6 +14,7 @@ messages, 3 rounds: 1,800 requests), against the botocore floor's own sample.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import statistics
 import sys
@@ -24,6 +25,7 @@ from typing import Any
 import cycle
 import floor
 
+from pytest_fakesqs.api import md5
 from pytest_fakesqs.protocol import WireRequest, json10
 from pytest_fakesqs.transport import inprocess
 
@@ -53,6 +55,7 @@ def pairs() -> list[tuple[str, int, Callable[[], object], Callable[[], object]]]
     send_body = send.body if isinstance(send.body, bytes) else send.body.encode()
     params = json.loads(send_body.decode())
     wire = WireRequest("POST", send.url, inprocess.wire_headers(send.headers), send_body)
+    body = cycle.BODY.encode()
     return [
         (
             "request headers: HeadersDict._dict",
@@ -68,6 +71,12 @@ def pairs() -> list[tuple[str, int, Callable[[], object], Callable[[], object]]]
                 and json10._nested_deeper_than(params, json10.MAX_NESTING)
             ),
             lambda: json10._nested_deeper_than(params, json10.MAX_NESTING),
+        ),
+        (
+            "body MD5: CPython's builtin _md5",
+            REQUESTS // 3 * cycle.BATCH,  # one per message sent
+            lambda: md5.md5(body).hexdigest(),
+            lambda: hashlib.md5(body).hexdigest(),
         ),
         *[
             (

@@ -11,7 +11,7 @@ from . import message_attributes
 from .context import RequestContext
 from .error_texts import ErrorText
 from .errors import SqsError
-from .md5 import md5_of_attributes, md5_of_encoded_body
+from .md5 import md5, md5_of_attributes, md5_of_encoded_body
 from .params import FIFO_TOKEN, get_int, get_map, get_str
 
 if TYPE_CHECKING:
@@ -138,7 +138,6 @@ def prepare_plain(entries: list[dict[str, Any]], rules: SendRules) -> list[Outgo
         and max(map(len, bodies)) <= rules.max_size
     ):
         return None
-    md5 = hashlib.md5
     return [
         Outgoing(body, len(body), None, system, None, None, None, md5(body.encode()).hexdigest())
         for body in bodies
