@@ -8,10 +8,12 @@ floor (nothing computes an answer), the bare fake of benchmarks/bare.py (parses,
 MD5s and handles, queues in a deque, encodes: the cycle's own work and nothing else), the same
 keeping each call's request and answer bytes (what a complete call log holds), pytest-fakesqs
 remembering only the last 1,000 finished messages and calls (`history_limit=1000`: what
-keeping everything costs a loop this long), and pytest-fakesqs as a test gets it. Each run prints every subject's ratio to the floor; the last line, the medians
-over the runs. A goal set against the floor is only as reachable as the bare fake's ratio
-leaves room for: what lies between it and pytest-fakesqs is the price of validation, the
-engine's model of visibility and retention, histories, the call log and the guard.
+keeping everything costs a loop this long), and pytest-fakesqs as a test gets it. Each run
+prints every subject's ratio to the floor; the next line, the medians over the runs; the last,
+where the package measured came from. A goal set against the floor is only as reachable as the
+bare fake's ratio leaves room for: what lies between it and pytest-fakesqs is the price of
+validation, the engine's model of visibility and retention, histories, the call log and the
+guard.
 """
 
 from __future__ import annotations

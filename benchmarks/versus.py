@@ -33,11 +33,10 @@ from io import BytesIO
 from pathlib import Path
 from typing import Any
 
+import checkout
 import cycle
 import floor
-
-ROOT = Path(__file__).resolve().parents[1]
-PACKAGE = "pytest_fakesqs"
+from checkout import PACKAGE, ROOT
 
 
 def export(revision: str, into: Path) -> str:
@@ -122,10 +121,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=30)
     parser.add_argument("--messages", type=int, default=2000)
     args = parser.parse_args(argv)
-    # The working tree's package, not whichever copy the environment installed (an editable
-    # install of another checkout would otherwise be measured against the revision).
-    sys.path.insert(0, str(ROOT))
-    working_tree = Path(importlib.import_module(PACKAGE).__file__ or "").parent
+    # The working tree's package (benchmarks/checkout.py put it first), not whichever copy the
+    # environment installed: an editable install of another checkout would otherwise be
+    # measured against the revision.
+    working_tree = checkout.imported_from()
     if working_tree != ROOT / PACKAGE:
         raise SystemExit(f"{PACKAGE} was imported from {working_tree}, not from {ROOT}")
     with tempfile.TemporaryDirectory() as folder:

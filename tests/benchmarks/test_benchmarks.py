@@ -148,7 +148,8 @@ def _output(arguments: list[str], env: dict[str, str], *, cwd: Path | None = Non
 def test_versus_runs_a_revision_beside_the_working_tree_in_one_process(
     decoy_first: dict[str, str],
 ) -> None:
-    # The working tree is measured, not the decoy. A process of its own: the revision's copy patches botocore and stays patched.
+    # The working tree is measured, not the decoy. A process of its own: the revision's copy
+    # patches botocore and stays patched.
     script = str(BENCHMARKS / "versus.py")
     lines = _output([script, "HEAD", "--samples", "3", "--messages", "20"], decoy_first)
     assert re.fullmatch(r"fakesqs_at_[0-9a-f]+: \d+\.\d{3} x the floor", lines[0])
