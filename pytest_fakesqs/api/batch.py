@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import EngineError, Outgoing, Queue
 from . import messages, receipts
+from .as_is import AsIsRows
 from .context import RequestContext
 from .error_texts import ErrorText
 from .errors import SqsError
@@ -150,11 +151,12 @@ def _sent_plain(
     what the entry-by-entry way answers for them."""
     _check_batch_size(service, sum(outgoing.size for outgoing in plain))
     sent = service.broker.send_many(queue, plain)
+    # Checked entry ids, hex digests and new message ids: nothing in them to escape.
     return {
-        "Successful": [
+        "Successful": AsIsRows(
             {"Id": entry["Id"], "MD5OfMessageBody": outgoing.body_digest, "MessageId": m.message_id}
             for entry, outgoing, m in zip(entries, plain, sent, strict=True)
-        ]
+        )
     }
 
 
@@ -196,7 +198,8 @@ def delete_message_batch(
     # One engine lock for the whole batch; each handle still gets its own outcome.
     deleted = service.broker.delete_many(queue, [h for h in handles if isinstance(h, str)])
     if len(deleted) == len(entries) and not any(isinstance(o, EngineError) for o in deleted):
-        return {"Successful": [{"Id": entry["Id"]} for entry in entries]}  # the usual batch
+        # The usual batch; its entry ids were checked: nothing in them to escape.
+        return {"Successful": AsIsRows({"Id": entry["Id"]} for entry in entries)}
     outcomes = iter(deleted)
     successful: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from itertools import chain
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Delivery, QueueOverLimit
 from . import message_attributes
+from .as_is import AsIsRows, writes_as_is
 from .context import RequestContext
 from .error_texts import ErrorText
 from .md5 import md5_of_attributes, md5_of_body
@@ -79,10 +82,12 @@ def render_deliveries(
     wanted_attributes: list[str],
 ) -> list[dict[str, Any]]:
     """render_delivery() of each; a message with no attributes, when no system attribute is
-    asked for (the usual receive), is written here in one pass: the same four members."""
+    asked for (the usual receive), is written here in one pass: the same four members. When
+    every message is such, and its id, digest and body need no escaping, the answer says so
+    (its handles are base64, made by engine.handles.new_handle for this receive)."""
     if wanted_system:
         return [render_delivery(service, d, wanted_system, wanted_attributes) for d in deliveries]
-    return [
+    rows = [
         {
             "MessageId": d.message.message_id,
             "ReceiptHandle": d.receipt_handle,
@@ -93,6 +98,14 @@ def render_deliveries(
         else render_delivery(service, d, wanted_system, wanted_attributes)
         for d in deliveries
     ]
+    if any(d.message.attributes for d in deliveries):
+        return rows
+    written = "".join(chain.from_iterable(map(_MADE_ELSEWHERE, rows)))
+    return AsIsRows(rows) if writes_as_is(written) else rows
+
+
+# What of a plain row did not come from this receive: a restored state file may hold any id.
+_MADE_ELSEWHERE = itemgetter("MessageId", "MD5OfBody", "Body")
 
 
 def render_delivery(

@@ -1,5 +1,6 @@
-"""The JSON codec's two shortcuts are safe: the bracket count before the nesting walk, and the
-hand-built answers of the stress cycle's three actions (byte for byte the encoder's)."""
+"""The JSON codec's shortcuts are safe: the bracket count before the nesting walk, and the
+hand-built answers of the stress cycle's three actions, quoted or vouched for by the api
+(byte for byte the encoder's)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from pytest_fakesqs.api.as_is import AsIsRows
 from pytest_fakesqs.api.errors import SqsError
 from pytest_fakesqs.protocol import WireRequest, json10
 
@@ -54,11 +56,17 @@ def test_the_bracket_count_never_lets_a_deep_document_through(document: Any, lim
 ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=12)
 
 
+# What json writes as it is: the values the api vouches for (AsIsRows).
+AS_IS_TEXT = st.text(
+    st.characters(min_codepoint=0x20, max_codepoint=0x7E, exclude_characters='"\\')
+)
+
+
 @st.composite
-def plain_answers(draw: st.DrawFn) -> dict[str, Any]:
+def plain_answers(draw: st.DrawFn, text: st.SearchStrategy[str] = ANY_TEXT) -> dict[str, Any]:
     """A send's, a receive's or a delete's answer as the api writes it, any strings in it."""
     key, shape = draw(st.sampled_from(sorted(json10._ANSWERS)))
-    values = draw(st.lists(st.tuples(*[ANY_TEXT] * len(shape)), min_size=1, max_size=10))
+    values = draw(st.lists(st.tuples(*[text] * len(shape)), min_size=1, max_size=10))
     return {key: [dict(zip(shape, row, strict=True)) for row in values]}
 
 
@@ -93,6 +101,22 @@ def test_hand_built_answers_are_the_encoders_byte_for_byte(answer: dict[str, Any
     assert text is not None
     assert text == json.dumps(answer, separators=(",", ":"))
     assert json10.encode_result(answer).body == text.encode()
+
+
+@given(plain_answers(AS_IS_TEXT))
+def test_vouched_rows_are_the_encoders_byte_for_byte(answer: dict[str, Any]) -> None:
+    ((key, rows),) = answer.items()
+    vouched = {key: AsIsRows(rows)}
+    assert json10.hand_built(vouched) == json.dumps(answer, separators=(",", ":"))
+    assert json10.encode_result(vouched).body == json.dumps(answer, separators=(",", ":")).encode()
+
+
+@given(st.lists(st.dictionaries(AS_IS_TEXT, AS_IS_TEXT, min_size=1, max_size=3), max_size=3))
+def test_vouched_rows_of_another_shape_are_the_encoders(rows: list[dict[str, Any]]) -> None:
+    answer = {"Messages": AsIsRows(rows)}
+    text = json10.hand_built(answer)
+    assert text is None or text == json.dumps(answer, separators=(",", ":"))
+    assert json10.encode_result(answer).body == json.dumps(answer, separators=(",", ":")).encode()
 
 
 @given(near_answers() | st.dictionaries(ANY_TEXT, JSON_VALUES, max_size=3))
