@@ -11,8 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-# The characters json writes as they are: space to tilde, but the quote and the backslash.
-_AS_IS = bytes(c for c in range(0x20, 0x7F) if c not in b'"\\')
+from .messages import printable_ascii
 
 
 class AsIsRows(list[dict[str, Any]]):
@@ -25,5 +24,5 @@ class AsIsRows(list[dict[str, Any]]):
 
 def writes_as_is(text: str) -> bool:
     """Whether json writes `text` between quotes exactly as it is (no character escaped):
-    printable ASCII without a quote or backslash, checked in C a byte at a time."""
-    return text.isascii() and not text.encode().translate(None, _AS_IS)
+    printable ASCII (the check a plain body passes) without a quote or backslash."""
+    return printable_ascii(text) and '"' not in text and "\\" not in text
