@@ -242,3 +242,20 @@ def test_instructions_with_the_cache_counts_what_one_round_adds(
         "last-level misses: 2.000 x the botocore floor",
         "estimated cycles: 1.257 x the botocore floor",
     ]
+
+
+@pytest.mark.skipif(QUERY_CLIENT, reason="the botocore floor answers AWS JSON 1.0 only")
+def test_footprint_times_the_floor_with_and_without_distinct_code_per_call(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import footprint
+
+    functions = footprint.generated(5)
+    assert len({function.__code__.co_code for function in functions}) > 1  # distinct bytecode
+    assert isinstance(footprint.step(functions)(), int)
+    cost = footprint.measure(5, 20, 1)
+    assert set(cost) == {"floor", "added", "alone"}
+    assert cost["floor"] > 0 and cost["alone"] > 0
+    for name in ("footprint", "cycle", "floor"):
+        sys.modules.pop(name, None)
