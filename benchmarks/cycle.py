@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import AbstractContextManager, ExitStack, contextmanager
 from typing import Any
 
@@ -107,11 +107,17 @@ SUBJECTS: dict[str, Callable[[], AbstractContextManager[tuple[Any, str]]]] = {
 }
 
 
-def measure(subjects: list[str], messages: int, samples: int) -> dict[str, float]:
-    """Median seconds per sample for each subject; samples alternate between subjects so a
-    busy machine slows them alike."""
+def measure(
+    subjects: list[str],
+    messages: int,
+    samples: int,
+    factories: Mapping[str, Callable[[], AbstractContextManager[tuple[Any, str]]]] = SUBJECTS,
+) -> dict[str, float]:
+    """Median seconds per sample for each subject (made by `factories`, SUBJECTS unless a
+    benchmark brings its own); samples alternate between subjects so a busy machine slows
+    them alike."""
     with ExitStack() as stack:
-        clients = {name: stack.enter_context(SUBJECTS[name]()) for name in subjects}
+        clients = {name: stack.enter_context(factories[name]()) for name in subjects}
         for client, queue_url in clients.values():
             stress_cycle(client, queue_url, min(messages, 100))  # warm caches
         durations: dict[str, list[float]] = {name: [] for name in subjects}

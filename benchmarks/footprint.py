@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import argparse
 import random
-import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import cycle
@@ -62,44 +62,41 @@ def step(functions: list[Callable[[int, dict[int, int]], int]]) -> Callable[[], 
     return run_all
 
 
-def _client(extra: Callable[[], int] | None) -> tuple[Any, str]:
+@contextmanager
+def _client(extra: Callable[[], int] | None) -> Iterator[tuple[Any, str]]:
+    """The floor's client; with `extra`, its canned answer comes after that step."""
     client = cycle.make_client()
-    canned = floor.install(client, cycle.BODY)
+    canned = floor.CannedSqs(cycle.BODY)
+    answer: Callable[..., Any] = canned
     if extra is not None:
-        client.meta.events.unregister("before-send.sqs", canned)
+        run_first = extra
 
-        def answer(request: Any, **kwargs: Any) -> Any:
-            extra()
+        def step_then_canned(request: Any, **kwargs: Any) -> Any:
+            run_first()
             return canned(request, **kwargs)
 
-        client.meta.events.register("before-send.sqs", answer)
-    return client, client.create_queue(QueueName="bench")["QueueUrl"]
+        answer = step_then_canned
+
+    client.meta.events.register("before-send.sqs", answer)
+    yield client, client.create_queue(QueueName="bench")["QueueUrl"]
+
+
+def calls_per_sample(messages: int) -> int:
+    """The floor's calls in one sample: per round, the sends, as many full receives and
+    deletes, and the empty receive that ends it."""
+    batches = -(-messages // floor.BATCH)
+    return cycle.ROUNDS * (3 * batches + 1)
 
 
 def measure(count: int, messages: int, samples: int) -> dict[str, float]:
     """Seconds per sample: the floor's, the step's addition to it, and the step alone."""
     extra = step(generated(count))
-    subjects = {"floor": _client(None), "with the step": _client(extra)}
-    calls = 0
-    counting = subjects["floor"][0]
-
-    def count_call(**_kwargs: Any) -> None:
-        nonlocal calls
-        calls += 1
-
-    counting.meta.events.register("before-send.sqs", count_call)
-    cycle.time_sample(*subjects["floor"], messages)  # counts one sample's calls; warms up
-    counting.meta.events.unregister("before-send.sqs", count_call)
-    cycle.stress_cycle(*subjects["with the step"], min(messages, 100))
-    durations: dict[str, list[float]] = {name: [] for name in subjects}
-    for _ in range(samples):
-        for name, (client, queue_url) in subjects.items():
-            durations[name].append(cycle.time_sample(client, queue_url, messages))
+    factories = {"floor": lambda: _client(None), "with the step": lambda: _client(extra)}
+    medians = cycle.measure(list(factories), messages, samples, factories)
     start = time.process_time()
-    for _ in range(calls):
+    for _ in range(calls_per_sample(messages)):
         extra()
     alone = time.process_time() - start
-    medians = {name: statistics.median(values) for name, values in durations.items()}
     return {
         "floor": medians["floor"],
         "added": medians["with the step"] - medians["floor"],

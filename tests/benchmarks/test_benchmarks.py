@@ -254,6 +254,9 @@ def test_footprint_times_the_floor_with_and_without_distinct_code_per_call(
     functions = footprint.generated(5)
     assert len({function.__code__.co_code for function in functions}) > 1  # distinct bytecode
     assert isinstance(footprint.step(functions)(), int)
+    # One sample's calls, counted as the floor answers them: 3 rounds of 2 sends, 3
+    # receives (the last one empty) and 2 deletes.
+    assert footprint.calls_per_sample(20) == 21
     cost = footprint.measure(5, 20, 1)
     assert set(cost) == {"floor", "added", "alone"}
     assert cost["floor"] > 0 and cost["alone"] > 0
