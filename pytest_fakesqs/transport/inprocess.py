@@ -13,7 +13,7 @@ they imported, so botocore may be imported anew under an active fake).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -49,8 +49,8 @@ class _RawBody:
     def __init__(self, body: bytes) -> None:
         self._body = body
 
-    def stream(self, *_args: Any, **_kwargs: Any) -> Iterator[bytes]:
-        yield self._body
+    def stream(self, *_args: Any, **_kwargs: Any) -> Iterable[bytes]:
+        return (self._body,)  # all botocore does is join it: no generator needed
 
     def read(self, *_args: Any, **_kwargs: Any) -> bytes:
         return self._body
@@ -74,11 +74,12 @@ def body_bytes(body: Any) -> bytes:
 
 
 def to_wire_request(request: AWSPreparedRequest) -> WireRequest:
+    body = request.body  # botocore's JSON protocol sends bytes: no call needed for them
     return WireRequest(
         request.method or "POST",
         request.url or "",
         wire_headers(request.headers),
-        body_bytes(request.body),
+        body if type(body) is bytes else body_bytes(body),
     )
 
 
@@ -91,13 +92,14 @@ def wire_headers(headers: Any) -> dict[str, str]:
     tests/transport/test_wire_headers.py proves both give the same."""
     raw = getattr(headers, "_dict", None)
     if isinstance(raw, dict):
+        read: dict[str, str] = {}
         try:
-            return {
-                k._lower: v.decode() if type(v) is bytes else v if type(v) is str else str(v)
-                for k, v in raw.items()
-            }
+            for k, v in raw.items():  # a loop, not a comprehension: one code object less a call
+                read[k._lower] = v.decode() if type(v) is bytes else v if type(v) is str else str(v)
         except (AttributeError, UnicodeDecodeError):
             pass
+        else:
+            return read
     return plain_wire_headers(headers)
 
 
@@ -202,7 +204,9 @@ def _request_of(url: str, params: dict[str, Any]) -> WireRequest:
 def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
     def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
         __tracebackhide__ = True
-        handler = serving_handler(self, request)
+        # serving_handler and is_sqs, read in place: every SQS request comes through here.
+        prefix = getattr(self, "_endpoint_prefix", None)
+        handler = handler_for(request.url or "") if prefix == "sqs" else None
         if handler is None:
             refuse_if_unserved(self, request)
             return original(self, request)
@@ -228,11 +232,11 @@ def _refusing_before_signing(original: Callable[..., Any]) -> Callable[..., Any]
 
 def virtual_retry_clock(endpoint: Endpoint) -> Clock | None:
     """The virtual clock that absorbs this SQS endpoint's retry back-off, if one is serving it."""
+    if getattr(endpoint, "_endpoint_prefix", None) != "sqs":  # is_sqs, read in place
+        return None
     handler = current_handler()
     clock = None if handler is None else handler.service.broker.clock
-    if clock is None or not clock.is_virtual or not is_sqs(endpoint):
-        return None
-    return clock
+    return clock if clock is not None and clock.is_virtual else None
 
 
 def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
