@@ -67,6 +67,8 @@ class Queue:
     def apply_due(self, now: float) -> None:
         """Apply every transition whose moment has come. Caller holds the lock."""
         schedule = self.schedule
+        if schedule.quiet(now):
+            return
         for message in schedule.ended_delays(now):
             self.delayed -= 1
             self._make_visible(message, _DELAY_ENDED, message.visible_at)

@@ -47,6 +47,23 @@ handle_actions = st.sampled_from(["delete", "delete", 0, 0, 1, 10, 45, 43200])
 picks = st.one_of(st.integers(0, 3), st.integers(0, 10**6))
 
 
+def _quiet_means_nothing_is_due(queue: Queue, now: float) -> None:
+    """Queue.apply_due skips its eight steps when Schedule.quiet says nothing is due: each
+    step must then find nothing and change nothing (before the engine applies what is due)."""
+    schedule = queue.schedule
+    if not schedule.quiet(now):
+        return
+    work = schedule.work
+    windows = (dict(schedule.dedup._entries), dict(schedule.attempts._attempts))
+    assert not schedule.ended_delays(now)
+    assert not schedule.lapsed_visibility(now)
+    assert not schedule.appearing_copies(now)
+    assert not schedule.expired(now)
+    schedule.end_windows(now)
+    assert (dict(schedule.dedup._entries), dict(schedule.attempts._attempts)) == windows
+    assert schedule.work == work
+
+
 class QueueMachine(RuleBasedStateMachine):
     fifo = False
     stale_slack: int | None = None  # set: the queues prune stale heap entries that eagerly
@@ -171,6 +188,7 @@ class QueueMachine(RuleBasedStateMachine):
     @invariant()
     def states_and_counters_match_the_model(self) -> None:
         for name, queue in self.queues.items():
+            _quiet_means_nothing_is_due(queue, self.broker.clock.now())
             engine_states = self.broker.states(queue)
             actual = {state: sorted(m.body for m in engine_states[state]) for state in State}
             expected = {

@@ -187,3 +187,30 @@ def test_the_plan_may_empty_a_short_poll_but_not_a_long_one() -> None:
     assert broker.receive(queue) == []
     assert plan.noted == [("empty_receive", None)]
     assert [d.message.body for d in broker.receive(queue, wait_seconds=1)] == ["x"]
+
+
+def test_quiet_until_a_delay_a_visibility_timeout_or_retention_ends_or_a_delete_waits() -> None:
+    broker, (queue,) = make("q", visibility_timeout=30.0, retention=100.0)
+    schedule = queue.schedule
+    assert schedule.quiet(START)
+    send(broker, queue, "later", delay=5.0)
+    assert schedule.quiet(START + 4.9)
+    assert not schedule.quiet(START + 5.0)  # the delay ends
+    broker.clock.advance(5.0)
+    (delivery,) = broker.receive(queue, 1)
+    assert schedule.quiet(START + 34.9)
+    assert not schedule.quiet(START + 35.0)  # the visibility timeout lapses
+    broker.delete(queue, delivery.receipt_handle)
+    assert not schedule.quiet(START + 5.0)  # the deleted message still heads retention order
+    queue.apply_due(START + 5.0)
+    assert schedule.quiet(START + 5.0)
+    send(broker, queue, "kept")
+    assert schedule.quiet(START + 104.9)
+    assert not schedule.quiet(START + 105.0)  # its retention period ends
+
+
+def test_quiet_until_a_deduplication_window_ends() -> None:
+    broker, (queue,) = make("q.fifo", retention=10_000.0)
+    send(broker, queue, "once", group_id="g", dedup_id="d")
+    assert queue.schedule.quiet(START + DEDUP_WINDOW - 1)
+    assert not queue.schedule.quiet(START + DEDUP_WINDOW)
