@@ -89,7 +89,20 @@ class WireHandler:
         return serving[1] if serving is not None and serving[0] is self else None
 
     def context(self, request: WireRequest, protocol: str) -> RequestContext:
-        ctx = self._shared_context(request, protocol)
+        # Contexts are immutable and a client repeats the same few: build each one once. The
+        # Authorization header up to its first comma is the credential scope, the same for
+        # every request of a client on a given day (the signature after it never is).
+        authorization = request.headers.get("authorization", "")
+        cache_key = (
+            authorization.split(",", 1)[0],
+            request.url,
+            protocol,
+            self.region,
+            self.account_id,
+        )
+        ctx = self._contexts.get(cache_key)
+        if ctx is None:
+            ctx = self._new_context(cache_key, authorization, request.url, protocol)
         if request.delivered_by is not None:  # a service's delivery: never cached
             ctx = dataclasses.replace(
                 ctx, account_id=request.delivered_by.account_id, principal=request.delivered_by
@@ -98,21 +111,18 @@ class WireHandler:
         trace_header = request.headers.get("x-amzn-trace-id")
         return dataclasses.replace(ctx, trace_header=trace_header) if trace_header else ctx
 
-    def _shared_context(self, request: WireRequest, protocol: str) -> RequestContext:
-        # Contexts are immutable and a client repeats the same few: build each one once. The
-        # Authorization header up to its first comma is the credential scope, the same for
-        # every request of a client on a given day (the signature after it never is).
-        authorization = request.headers.get("authorization", "")
-        scope = authorization.split(",", 1)[0]
-        cache_key = (scope, request.url, protocol, self.region, self.account_id)
-        ctx = self._contexts.get(cache_key)
-        if ctx is not None:
-            return ctx
+    def _new_context(
+        self,
+        cache_key: tuple[str, str, str, str, str],
+        authorization: str,
+        url: str,
+        protocol: str,
+    ) -> RequestContext:
         match = _CREDENTIAL.search(authorization)
         region = match.group(2) if match else self.region
         access_key = match.group(1) if match else None
         principal = self.identities.principal(access_key)
-        parts = urlsplit(request.url)
+        parts = urlsplit(url)
         base_url = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
         ctx = RequestContext(
             region=region,
@@ -127,14 +137,14 @@ class WireHandler:
         return ctx
 
     def handle(self, request: WireRequest) -> WireResponse:
-        if json10.is_json_request(request):
+        # One function from request to answer: every call of every transport runs it.
+        is_json = json10.is_json_request(request)
+        if is_json:
             if self.ymq_json == "reject" and self.service.dialect.envelope.json_may_be_refused:
                 return json10.bad_gateway()
-            return self._serve(request, "json")
-        return self._serve(request, "query")
-
-    def _serve(self, request: WireRequest, protocol: str) -> WireResponse:
-        is_json = protocol == "json"
+            protocol = "json"
+        else:
+            protocol = "query"
         ctx = self.context(request, protocol)
         record: CallRecord | None = None
         try:
