@@ -132,7 +132,7 @@ class Broker:
         self, queue: Queue, outgoings: list[Outgoing], entered: list[Message] | None
     ) -> list[Message]:
         """`send_many`, also listing in `entered` the messages that did enter the queue."""
-        if self.move_tasks.active:  # catch_up's own first look, saving the call when none runs
+        if self.move_tasks.unfinished:  # catch_up's own first look, saving the call when none runs
             self.move_tasks.catch_up(self.clock.now())
         results: list[Message] = []
         duplicate_at: set[int] = set()  # positions whose message was already in the queue
@@ -236,14 +236,14 @@ class Broker:
         # SQS short polls sample a subset of its servers, so an empty answer is allowed.
         may_empty = wait_seconds <= 0 and self.faults is not None
         while True:
-            if self.move_tasks.active:  # as in _send_all
+            if self.move_tasks.unfinished:  # as in _send_all
                 self.move_tasks.catch_up(self.clock.now())
             redrive = queue.settings.redrive  # _dead_letter_queue, read in place (every receive)
             dead_letter_queue = (
                 None if redrive is None else self._queues.get(redrive.dead_letter_queue)
             )
             next_move = (
-                self.move_tasks.next_move_at(into=queue.key) if self.move_tasks.active else None
+                self.move_tasks.next_move_at(into=queue.key) if self.move_tasks.unfinished else None
             )
             with queue.lock:
                 now = self.clock.now()
@@ -398,7 +398,7 @@ class Broker:
 
     def delete_many(self, queue: Queue, handles: list[str]) -> list[Message | EngineError]:
         """Delete in order under one lock; each handle's outcome is its message or its error."""
-        if self.move_tasks.active:  # as in _send_all
+        if self.move_tasks.unfinished:  # as in _send_all
             self.move_tasks.catch_up(self.clock.now())
         with queue.lock:
             now = self.clock.now()

@@ -132,7 +132,7 @@ class MoveTaskRunner:
         self._broker = broker
         self._lock = threading.RLock()
         self._tasks: dict[str, MoveTask] = {}
-        self.active: list[MoveTask] = []
+        self.unfinished: list[MoveTask] = []  # not yet completed, failed or cancelled
         # Every move, in order: (the message as it arrived, source name, destination name).
         self.journal: list[tuple[Message, str, str]] = []
 
@@ -140,12 +140,12 @@ class MoveTaskRunner:
         with self._lock:
             now = self._broker.clock.now()
             self.catch_up(now)
-            if any(task.active and task.source == source.key for task in self.active):
+            if any(task.active and task.source == source.key for task in self.unfinished):
                 raise TaskAlreadyRunning(source.key)
             to_move = self._broker.refresh(source).visible
             task = MoveTask(str(uuid.uuid4()), source.key, destination, rate, now, to_move)
             self._tasks[task.task_id] = task
-            self.active.append(task)
+            self.unfinished.append(task)
             self._run(task, now)
             return task
 
@@ -153,13 +153,13 @@ class MoveTaskRunner:
         """The tasks still moving messages (after catching up with the clock)."""
         with self._lock:
             self.catch_up(self._broker.clock.now())
-            return [task for task in self.active if task.status is MoveStatus.RUNNING]
+            return [task for task in self.unfinished if task.status is MoveStatus.RUNNING]
 
     def adopt(self, task: MoveTask) -> None:
         """Run on a task begun elsewhere (a saved state restored): it moves from where it was."""
         with self._lock:
             self._tasks[task.task_id] = task
-            self.active.append(task)
+            self.unfinished.append(task)
 
     def cancel(self, task_id: str) -> MoveTask:
         """The task reads CANCELLING, goes on moving for CANCEL_TAKES seconds, then stops and
@@ -186,12 +186,12 @@ class MoveTaskRunner:
 
     def next_move_at(self, into: QueueKey | None = None) -> float | None:
         """The next due move (into `into`, or a task whose messages go back to their origins)."""
-        if not self.active:  # the usual case: no lock needed to know there is none
+        if not self.unfinished:  # the usual case: no lock needed to know there is none
             return None
         with self._lock:
             moments = [
                 moment
-                for task in self.active
+                for task in self.unfinished
                 if into is None or task.destination in (None, into)
                 if (moment := task.next_move_at()) is not None
             ]
@@ -202,7 +202,7 @@ class MoveTaskRunner:
         with self._lock:
             moments = [
                 moment
-                for task in self.active
+                for task in self.unfinished
                 if task.source in keys or task.destination is None or task.destination in keys
                 if (moment := task.next_move_at()) is not None
             ]
@@ -210,13 +210,13 @@ class MoveTaskRunner:
 
     def catch_up(self, now: float) -> None:
         """Apply every move due by `now`. Callers hold no queue lock."""
-        if not self.active:
+        if not self.unfinished:
             return
         with self._lock:
-            for task in list(self.active):
+            for task in list(self.unfinished):
                 self._run(task, now)
                 if not task.active:
-                    self.active.remove(task)
+                    self.unfinished.remove(task)
 
     # -- one task ------------------------------------------------------------------------------
 

@@ -184,6 +184,7 @@ class Schedule:
             oldest = in_order[0]
             if oldest.state is GONE or oldest.enqueued_at + self.retention <= now:
                 return False
+        # The windows' own first look in expire(), read from here (engine-internal heaps).
         dedup, attempts = self.dedup._expiry, self.attempts._expiry
         return not (dedup and dedup[0][0] <= now) and not (attempts and attempts[0][0] <= now)
 
