@@ -238,10 +238,7 @@ class Broker:
         while True:
             if self.move_tasks.unfinished:  # as in _send_all
                 self.move_tasks.catch_up(self.clock.now())
-            redrive = queue.settings.redrive  # _dead_letter_queue, read in place (every receive)
-            dead_letter_queue = (
-                None if redrive is None else self._queues.get(redrive.dead_letter_queue)
-            )
+            dead_letter_queue = self._dead_letter_queue(queue)
             next_move = (
                 self.move_tasks.next_move_at(into=queue.key) if self.move_tasks.unfinished else None
             )

@@ -102,7 +102,9 @@ class WireHandler:
         )
         ctx = self._contexts.get(cache_key)
         if ctx is None:
-            ctx = self._new_context(cache_key, authorization, request.url, protocol)
+            ctx = self._new_context(authorization, request.url, protocol)
+            if len(self._contexts) < _MAX_CACHED_CONTEXTS:
+                self._contexts[cache_key] = ctx
         if request.delivered_by is not None:  # a service's delivery: never cached
             ctx = dataclasses.replace(
                 ctx, account_id=request.delivered_by.account_id, principal=request.delivered_by
@@ -111,20 +113,14 @@ class WireHandler:
         trace_header = request.headers.get("x-amzn-trace-id")
         return dataclasses.replace(ctx, trace_header=trace_header) if trace_header else ctx
 
-    def _new_context(
-        self,
-        cache_key: tuple[str, str, str, str, str],
-        authorization: str,
-        url: str,
-        protocol: str,
-    ) -> RequestContext:
+    def _new_context(self, authorization: str, url: str, protocol: str) -> RequestContext:
         match = _CREDENTIAL.search(authorization)
         region = match.group(2) if match else self.region
         access_key = match.group(1) if match else None
         principal = self.identities.principal(access_key)
         parts = urlsplit(url)
         base_url = f"{parts.scheme}://{parts.netloc}" if parts.netloc else ""
-        ctx = RequestContext(
+        return RequestContext(
             region=region,
             account_id=principal.account_id,
             principal=principal,
@@ -132,9 +128,6 @@ class WireHandler:
             protocol="query" if protocol == "query" else "json",
             access_key=access_key,
         )
-        if len(self._contexts) < _MAX_CACHED_CONTEXTS:
-            self._contexts[cache_key] = ctx
-        return ctx
 
     def handle(self, request: WireRequest) -> WireResponse:
         # One function from request to answer: every call of every transport runs it.

@@ -94,7 +94,7 @@ def wire_headers(headers: Any) -> dict[str, str]:
     if isinstance(raw, dict):
         read: dict[str, str] = {}
         try:
-            for k, v in raw.items():  # a loop, not a comprehension: one code object less a call
+            for k, v in raw.items():  # a loop: on 3.11 a comprehension is a call of its own
                 read[k._lower] = v.decode() if type(v) is bytes else v if type(v) is str else str(v)
         except (AttributeError, UnicodeDecodeError):
             pass
@@ -129,7 +129,9 @@ def is_sqs(endpoint: Endpoint) -> bool:
 
 def serving_handler(endpoint: Endpoint, request: AWSPreparedRequest) -> WireHandler | None:
     """The fake that answers this request in-process, or None to send it as usual."""
-    return handler_for(request.url or "") if is_sqs(endpoint) else None
+    # is_sqs, read in place: every request of every client asks this, in both transports.
+    prefix = getattr(endpoint, "_endpoint_prefix", None)
+    return handler_for(request.url or "") if prefix == "sqs" else None
 
 
 def refuse_if_unserved(endpoint: Endpoint, request: AWSPreparedRequest) -> None:
@@ -204,9 +206,7 @@ def _request_of(url: str, params: dict[str, Any]) -> WireRequest:
 def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
     def _send(self: Endpoint, request: AWSPreparedRequest) -> Any:
         __tracebackhide__ = True
-        # serving_handler and is_sqs, read in place: every SQS request comes through here.
-        prefix = getattr(self, "_endpoint_prefix", None)
-        handler = handler_for(request.url or "") if prefix == "sqs" else None
+        handler = serving_handler(self, request)
         if handler is None:
             refuse_if_unserved(self, request)
             return original(self, request)
@@ -232,7 +232,7 @@ def _refusing_before_signing(original: Callable[..., Any]) -> Callable[..., Any]
 
 def virtual_retry_clock(endpoint: Endpoint) -> Clock | None:
     """The virtual clock that absorbs this SQS endpoint's retry back-off, if one is serving it."""
-    if getattr(endpoint, "_endpoint_prefix", None) != "sqs":  # is_sqs, read in place
+    if not is_sqs(endpoint):
         return None
     handler = current_handler()
     clock = None if handler is None else handler.service.broker.clock
