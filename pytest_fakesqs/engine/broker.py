@@ -1,4 +1,9 @@
-"""The queue registry: create / find / delete queues, long polls, dead-letter moves."""
+"""The queue registry: create / find / delete queues, long polls, dead-letter moves.
+
+One idea at some length: every operation that takes a queue's lock, catches up move tasks and
+tells the listeners lives here, so that discipline is read (and changed) in one place; the batch
+lanes (send_plain, delete_current) sit beside the general ways they must agree with.
+"""
 
 from __future__ import annotations
 
@@ -127,6 +132,41 @@ class Broker:
         Returns each outgoing's message: the one it became, or (a FIFO duplicate) the original.
         """
         return self._send_all(queue, outgoings, None)
+
+    def send_plain(
+        self, queue: Queue, bodies: list[str], digests: list[str], system: dict[str, Any] | None
+    ) -> list[Message]:
+        """send_many() of messages that are a body and nothing else (no attributes, delay, group
+        or deduplication id), each body's size its length (the api sends bodies of printable
+        ASCII this way) and `digests` their MD5s: the usual batch, with no Outgoing per message.
+        tests/engine/test_batches.py proves it leaves what send_many leaves."""
+        if self.move_tasks.unfinished:  # as in _send_all
+            self.move_tasks.catch_up(self.clock.now())
+        with queue.lock:
+            now = self.clock.now()
+            queue.apply_due(now)
+            if queue.groups is None and not queue.settings.delay:
+                new_message_id = self.new_message_id
+                messages = [
+                    Message(
+                        new_message_id(), body, now, len(body), None, system, None, None, digest
+                    )
+                    for body, digest in zip(bodies, digests, strict=True)
+                ]
+                queue.enqueue_visible(messages, now)
+                if queue.pollers:  # as in _send_all
+                    queue.condition.notify(len(messages))
+            else:
+                messages = []
+        if not messages:  # a FIFO queue or one with a delay: the general way
+            outgoings = [
+                Outgoing(body, len(body), None, system, None, None, None, digest)
+                for body, digest in zip(bodies, digests, strict=True)
+            ]
+            return self._send_all(queue, outgoings, None)
+        for listener in self.sent_listeners:
+            listener(queue, messages)
+        return messages
 
     def _send_all(
         self, queue: Queue, outgoings: list[Outgoing], entered: list[Message] | None
@@ -406,6 +446,23 @@ class Broker:
             for listener in self.deleted_listeners:
                 listener(deleted)
         return outcomes
+
+    def delete_current(self, queue: Queue, handles: list[str]) -> bool:
+        """delete_many() of a batch of a standard queue's in-flight messages, each named by its
+        current handle (the usual delete batch), in one pass; False, deleting nothing, when any
+        handle is not such (stale, repeated, malformed) or the queue is FIFO: then delete_many
+        says what becomes of each one."""
+        if self.move_tasks.unfinished:  # as in _send_all
+            self.move_tasks.catch_up(self.clock.now())
+        with queue.lock:
+            now = self.clock.now()
+            queue.apply_due(now)
+            deleted = queue.delete_current(handles, now)
+        if deleted is None:
+            return False
+        for listener in self.deleted_listeners:
+            listener(deleted)
+        return True
 
     def change_visibility(self, queue: Queue, handle: str, timeout: float) -> Message:
         self.move_tasks.catch_up(self.clock.now())

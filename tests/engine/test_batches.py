@@ -15,9 +15,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pytest_fakesqs.engine import (
+    Broker,
     Clock,
     MalformedReceiptHandle,
     Message,
+    Outgoing,
     Queue,
     QueueSettings,
     StaleReceiptHandle,
@@ -124,3 +126,40 @@ def test_batches_and_one_at_a_time_stay_alike(steps: list[tuple[str, Any]]) -> N
 
 def _outcome(outcome: Message | Exception) -> str:
     return outcome.message_id if isinstance(outcome, Message) else type(outcome).__name__
+
+
+@settings(max_examples=100, derandomize=True, deadline=None)
+@given(
+    st.sampled_from([QueueSettings(), QueueSettings(delay=5.0), QueueSettings(fifo=True)]),
+    st.lists(st.lists(st.sampled_from(["a", "body", "x" * 300]), max_size=10), max_size=6),
+)
+def test_a_plain_send_leaves_what_send_many_leaves(
+    queue_settings: QueueSettings, batches: list[list[str]]
+) -> None:
+    """Broker.send_plain, a batch of bodies with their MD5s, against send_many of an Outgoing
+    each: the same ids, messages, places and histories, and the same news for the listeners."""
+    results = []
+    for plain in (True, False):
+        broker = Broker(Clock(), seed=3)
+        queue = broker.create_queue(KEY, queue_settings)
+        heard: list[list[str]] = []
+        broker.sent_listeners.append(
+            lambda _queue, sent, heard=heard: heard.append([m.body for m in sent])
+        )
+        system = {"SenderId": "AKIA"}
+        for bodies in batches:
+            digests = [f"md5 of {body}" for body in bodies]
+            if plain:
+                sent = broker.send_plain(queue, bodies, digests, system)
+            else:
+                outgoings = [
+                    Outgoing(body, len(body), None, system, None, None, None, digest)
+                    for body, digest in zip(bodies, digests, strict=True)
+                ]
+                sent = broker.send_many(queue, outgoings)
+            assert [(m.body, m.body_digest, m.system) for m in sent] == list(
+                zip(bodies, digests, [system] * len(bodies), strict=True)
+            )
+            broker.clock.advance(1.0)
+        results.append((_snapshot(queue), heard))
+    assert results[0] == results[1]
