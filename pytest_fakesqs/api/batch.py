@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -12,6 +13,7 @@ from .as_is import AsIsRows
 from .context import RequestContext
 from .error_texts import ErrorText
 from .errors import SqsError
+from .md5 import md5
 from .params import get_int, get_list
 
 if TYPE_CHECKING:
@@ -34,11 +36,7 @@ def check_entries(service: Service, params: dict[str, Any], action: str) -> list
         if type(entry) is not dict:
             raise ErrorText.BATCH_ENTRY_NOT_A_STRUCTURE()
         entry_id = entry.get("Id")
-        if type(entry_id) is not str or not (
-            # Most ids are short ASCII letters and digits ("0".."9", "msg1"): no call needed.
-            (len(entry_id) <= 80 and entry_id.isascii() and entry_id.isalnum())
-            or _valid_entry_id(entry_id)
-        ):
+        if type(entry_id) is not str or not _valid_entry_id(entry_id):
             raise ErrorText.INVALID_BATCH_ENTRY_ID()
         if entry_id in seen:
             raise ErrorText.BATCH_ENTRY_IDS_NOT_DISTINCT(id=entry_id)
@@ -47,18 +45,30 @@ def check_entries(service: Service, params: dict[str, Any], action: str) -> list
 
 
 def _plain_distinct_ids(entries: list[Any]) -> bool:
-    """Whether every entry is a structure with a distinct Id of ASCII letters and digits, at
-    most 80 of them (the usual batch: "0".."9"), checked for the whole batch at once in C;
+    """Whether every entry is a structure whose Id passes distinct_entry_ids (the usual batch);
     anything else takes check_entries' entry-by-entry checks, which say what is wrong."""
     try:
         ids = [entry["Id"] for entry in entries if type(entry) is dict]
-        joined = "".join(ids)  # TypeError: an Id that is not a string
-    except (KeyError, TypeError):
+    except KeyError:
+        return False
+    return len(ids) == len(entries) and distinct_entry_ids(ids)
+
+
+# Every character a batch entry Id may have, as bytes: what a valid Id's encoding is made of.
+_ENTRY_ID_CHARACTERS = (string.ascii_letters + string.digits + "_-").encode()
+
+
+def distinct_entry_ids(ids: list[Any]) -> bool:
+    """Whether `ids` is a batch's worth of valid entry Ids (1 to 80 ASCII letters, digits, "-"
+    or "_" each), all different: checked for the whole batch at once, in C."""
+    try:
+        joined = "".join(ids)  # TypeError: one is not a string
+    except TypeError:
         return False
     return (
-        len(ids) == len(entries)
+        bool(ids)
         and joined.isascii()
-        and joined.isalnum()
+        and not joined.encode().translate(None, _ENTRY_ID_CHARACTERS)
         and all(ids)
         and max(map(len, ids)) <= 80
         and len(set(ids)) == len(ids)
@@ -105,6 +115,9 @@ def send_message_batch(
     service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
+    plain = _sent_plain(service, queue, params.get("Entries"), ctx)
+    if plain is not None:  # the usual batch, in one pass: every entry is sent
+        return plain
     entries = check_entries(service, params, "SendMessageBatch")
     if queue.settings.fifo:
         # Missing FIFO ids fail the whole batch, not one entry (recorded AWS behaviour).
@@ -116,9 +129,6 @@ def send_message_batch(
     # Validate every entry first, then enqueue the valid ones under one engine lock. The batch's
     # total size is summed on the way (an entry's checked size is its body's for a plain one).
     rules = messages.send_rules(service, queue, ctx, in_batch=True)
-    plain = messages.prepare_plain(entries, rules)
-    if plain is not None:  # the usual batch, in one pass: every entry is sent
-        return _sent_plain(service, queue, entries, plain)
     checked: list[Outgoing | SqsError] = []
     total = 0
     for entry in entries:
@@ -145,17 +155,47 @@ def send_message_batch(
 
 
 def _sent_plain(
-    service: Service, queue: Queue, entries: list[dict[str, Any]], plain: list[Outgoing]
-) -> dict[str, Any]:
-    """send_message_batch's answer for entries that are each a plain body (prepare_plain):
-    what the entry-by-entry way answers for them."""
-    _check_batch_size(service, sum(outgoing.size for outgoing in plain))
-    sent = service.broker.send_many(queue, plain)
+    service: Service, queue: Queue, entries: Any, ctx: RequestContext
+) -> dict[str, Any] | None:
+    """send_message_batch's answer when every entry is plain, an Id (distinct_entry_ids) and a
+    MessageBody of printable ASCII within the queue's size limit and nothing else, sent to a
+    standard queue without an X-Ray trace header (the usual batch): checked, sent and answered
+    a batch at a time. None for any other batch, which send_message_batch takes entry by entry
+    (which says what is wrong with which). tests/api/test_batch_paths.py proves the two give
+    the same."""
+    limits = service.limits
+    if (
+        type(entries) is not list
+        or not 0 < len(entries) <= limits.max_batch_entries
+        or queue.settings.fifo
+        or ctx.trace_header
+    ):
+        return None
+    try:
+        ids = [entry["Id"] for entry in entries if entry.keys() <= messages.BODY_ONLY]
+        bodies = [entry["MessageBody"] for entry in entries]
+        joined = "".join(bodies)  # TypeError: a body that is not a string
+    except (AttributeError, KeyError, TypeError):  # AttributeError: not a structure
+        return None
+    if not (
+        len(ids) == len(entries)
+        and distinct_entry_ids(ids)
+        and all(bodies)
+        and messages.printable_ascii(joined)
+        and max(map(len, bodies)) <= messages.max_message_size(service, queue)
+        and len(joined) <= limits.max_batch_bytes  # printable ASCII: a character is a byte
+    ):
+        return None
+    digests = [md5(body.encode()).hexdigest() for body in bodies]
+    system = messages.sender_only(ctx.sender_id)
+    sent = service.broker.send_plain(queue, bodies, digests, system)
     # Checked entry ids, hex digests and new message ids: nothing in them to escape.
     return {
         "Successful": AsIsRows(
-            {"Id": entry["Id"], "MD5OfMessageBody": outgoing.body_digest, "MessageId": m.message_id}
-            for entry, outgoing, m in zip(entries, plain, sent, strict=True)
+            [
+                {"Id": entry_id, "MD5OfMessageBody": digest, "MessageId": m.message_id}
+                for entry_id, digest, m in zip(ids, digests, sent, strict=True)
+            ]
         )
     }
 
@@ -191,22 +231,19 @@ def delete_message_batch(
     service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
+    plain = _deleted_plain(service, queue, params.get("Entries"))
+    if plain is not None:  # the usual batch, in one pass: every entry deleted its message
+        return plain
     entries = check_entries(service, params, "DeleteMessageBatch")
-    handles: list[str | SqsError] = _plain_handles(entries) or [
-        _handle_or_refusal(entry) for entry in entries
-    ]
+    handles = [_handle_or_refusal(entry) for entry in entries]
     # One engine lock for the whole batch; each handle still gets its own outcome.
-    deleted = service.broker.delete_many(queue, [h for h in handles if isinstance(h, str)])
-    if len(deleted) == len(entries) and not any(isinstance(o, EngineError) for o in deleted):
-        # The usual batch; its entry ids were checked: nothing in them to escape.
-        return {"Successful": AsIsRows({"Id": entry["Id"]} for entry in entries)}
-    outcomes = iter(deleted)
+    deleted = iter(service.broker.delete_many(queue, [h for h in handles if isinstance(h, str)]))
     successful: list[dict[str, Any]] = []
     failed: list[dict[str, Any]] = []
     for entry, handle in zip(entries, handles, strict=True):
         refusal = handle if isinstance(handle, SqsError) else None
         if refusal is None:
-            outcome = next(outcomes)
+            outcome = next(deleted)
             if isinstance(outcome, EngineError):
                 refusal = receipts.handle_error(queue, outcome, "DeleteMessage")
         if refusal is None:
@@ -214,6 +251,28 @@ def delete_message_batch(
         else:
             failed.append(_failed(entry["Id"], refusal))
     return _answer(successful, failed)
+
+
+def _deleted_plain(service: Service, queue: Queue, entries: Any) -> dict[str, Any] | None:
+    """delete_message_batch's answer when every entry is plain, an Id (distinct_entry_ids) and
+    the current receipt handle of a different message in flight (the usual batch): deleted
+    and answered in one pass. None for any other batch, after deleting nothing:
+    delete_message_batch takes it entry by entry (which says what becomes of which).
+    tests/api/test_batch_paths.py proves the two give the same."""
+    if type(entries) is not list or not 0 < len(entries) <= service.limits.max_batch_entries:
+        return None
+    try:
+        ids = [entry["Id"] for entry in entries]
+        handles = [entry["ReceiptHandle"] for entry in entries]
+        "".join(handles)  # TypeError: a handle that is not a string
+    except (KeyError, TypeError):  # TypeError: not a structure
+        return None
+    if not (distinct_entry_ids(ids) and all(handles)):
+        return None
+    if not service.broker.delete_current(queue, handles):
+        return None  # a handle that is stale, repeated or not one: nothing was deleted
+    # The entry ids were checked: nothing in them to escape.
+    return {"Successful": AsIsRows([{"Id": entry_id} for entry_id in ids])}
 
 
 def change_message_visibility_batch(
@@ -234,17 +293,6 @@ def _handle(entry: dict[str, Any]) -> str:
     if isinstance(handle, SqsError):
         raise handle
     return handle
-
-
-def _plain_handles(entries: list[dict[str, Any]]) -> list[str | SqsError] | None:
-    """Every entry's ReceiptHandle when each is a non-empty string (checked for the batch at
-    once, in C), else None: then _handle_or_refusal says, per entry, which one is missing."""
-    handles = [entry.get("ReceiptHandle") for entry in entries]
-    try:
-        "".join(handles)  # type: ignore[arg-type]  # TypeError: one is not a string
-    except TypeError:
-        return None
-    return handles if all(handles) else None  # type: ignore[return-value]  # all str, checked
 
 
 def _handle_or_refusal(entry: dict[str, Any]) -> str | SqsError:

@@ -11,7 +11,7 @@ from . import message_attributes
 from .context import RequestContext
 from .error_texts import ErrorText
 from .errors import SqsError
-from .md5 import md5, md5_of_attributes, md5_of_encoded_body
+from .md5 import md5_of_attributes, md5_of_encoded_body
 from .params import FIFO_TOKEN, get_int, get_map, get_str
 
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ class SendRules:
 
 
 def send_rules(service: Service, queue: Queue, ctx: RequestContext, *, in_batch: bool) -> SendRules:
-    plain = None if queue.settings.fifo or ctx.trace_header else _sender_only(ctx.sender_id)
+    plain = None if queue.settings.fifo or ctx.trace_header else sender_only(ctx.sender_id)
     return SendRules(max_message_size(service, queue), in_batch, plain)
 
 
@@ -45,7 +45,7 @@ def prepare(
     """Validate one SendMessage (or batch entry) with AWS's codes and texts."""
     encoded = _checked_body(entry.get("MessageBody"))
     max_size, in_batch = rules.max_size, rules.in_batch
-    if rules.plain_system is not None and entry.keys() <= _BODY_ONLY:
+    if rules.plain_system is not None and entry.keys() <= BODY_ONLY:
         # Most sends are a body and nothing else: none of the rules below has anything to check.
         if len(encoded) > max_size:
             raise _too_long(max_size, in_batch)
@@ -105,7 +105,7 @@ def prepare(
     if system:
         system["SenderId"] = sender
     else:
-        system = _sender_only(sender)
+        system = sender_only(sender)
     return Outgoing(
         body=body,
         size=size,
@@ -116,32 +116,6 @@ def prepare(
         dedup_id=dedup_id,
         body_digest=md5_of_encoded_body(encoded),
     )
-
-
-def prepare_plain(entries: list[dict[str, Any]], rules: SendRules) -> list[Outgoing] | None:
-    """prepare() of every entry of a batch, in one pass, when each is a body of printable
-    ASCII and nothing else, within the size limit (the usual batch); None otherwise, and the
-    entries go one by one (which says what is wrong with which). tests/api/test_batch_paths.py
-    proves the two give the same."""
-    system = rules.plain_system
-    if system is None:
-        return None
-    try:
-        bodies = [entry["MessageBody"] for entry in entries if entry.keys() <= _BODY_ONLY]
-        joined = "".join(bodies)  # TypeError: a body that is not a string
-    except (AttributeError, KeyError, TypeError):
-        return None
-    if not (
-        len(bodies) == len(entries)
-        and all(bodies)
-        and printable_ascii(joined)
-        and max(map(len, bodies)) <= rules.max_size
-    ):
-        return None
-    return [
-        Outgoing(body, len(body), None, system, None, None, None, md5(body.encode()).hexdigest())
-        for body in bodies
-    ]
 
 
 _PRINTABLE_ASCII = bytes(range(0x20, 0x7F))
@@ -156,7 +130,7 @@ def printable_ascii(text: str) -> bool:
 
 
 # The members a send or batch entry may have without any rule beyond the body's applying.
-_BODY_ONLY = frozenset({"Id", "MessageBody", "QueueUrl"})
+BODY_ONLY = frozenset({"Id", "MessageBody", "QueueUrl"})
 
 
 def _checked_body(body: Any) -> bytes:
@@ -181,7 +155,7 @@ def _too_long(max_size: int, in_batch: bool) -> SqsError:
 _SENDER_ONLY: dict[str, dict[str, Any]] = {}
 
 
-def _sender_only(sender: str) -> dict[str, Any]:
+def sender_only(sender: str) -> dict[str, Any]:
     """One shared `{"SenderId": ...}` per sender: most messages carry nothing else, and a dict
     per message would be a fifth of its memory. Safe because nothing mutates `Message.system`
     (the engine copies it when a message moves)."""

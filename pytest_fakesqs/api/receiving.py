@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Set
 from itertools import chain
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Delivery, QueueOverLimit
+from ..engine import Delivery, Queue, QueueOverLimit
 from . import message_attributes
 from .as_is import AsIsRows, writes_as_is
 from .context import RequestContext
@@ -34,6 +35,9 @@ def receive_message(
     service: Service, params: dict[str, Any], ctx: RequestContext
 ) -> dict[str, Any]:
     queue = service.resolve_queue(params, ctx)
+    plain = _received_plain(service, queue, params)
+    if plain is not None:  # the usual receive: nothing to read but how many
+        return plain
     max_messages = get_int(params, "MaxNumberOfMessages")
     if max_messages is not None and not 1 <= max_messages <= 10:
         raise ErrorText.MAX_NUMBER_OF_MESSAGES(name="MaxNumberOfMessages", value=max_messages)
@@ -75,30 +79,52 @@ def receive_message(
     return {"Messages": render_deliveries(service, deliveries, wanted_system, wanted_attributes)}
 
 
+_NONE: frozenset[str] = frozenset()  # no system attribute asked for
+# A receive naming nothing but its queue and how many messages it wants (the usual one).
+_QUEUE_AND_COUNT = frozenset({"QueueUrl", "MaxNumberOfMessages"})
+
+
+def _received_plain(
+    service: Service, queue: Queue, params: dict[str, Any]
+) -> dict[str, Any] | None:
+    """receive_message's answer to a receive that names nothing but its queue and a count of 1
+    to 10 as a number (the usual one): nothing else to read, the queue's own timeouts, no
+    attributes asked for. None for any other, which receive_message reads in full.
+    tests/api/test_batch_paths.py proves the two give the same."""
+    count = params.get("MaxNumberOfMessages", 1)
+    if not (params.keys() <= _QUEUE_AND_COUNT and type(count) is int and 1 <= count <= 10):
+        return None
+    wait = service.record(queue).attributes.receive_message_wait_time_seconds
+    try:
+        deliveries = service.broker.receive(queue, count, None, float(wait))
+    except QueueOverLimit:
+        raise service.dialect.over_limit() from None
+    return {"Messages": render_deliveries(service, deliveries, _NONE, [])} if deliveries else {}
+
+
 def render_deliveries(
     service: Service,
     deliveries: list[Delivery],
-    wanted_system: set[str],
+    wanted_system: Set[str],
     wanted_attributes: list[str],
 ) -> list[dict[str, Any]]:
-    """render_delivery() of each; a message with no attributes, when no system attribute is
-    asked for (the usual receive), is written here in one pass: the same four members. When
-    every message is such, and its id, digest and body need no escaping, the answer says so
-    (its handles are base64, made by engine.handles.new_handle for this receive)."""
-    if wanted_system:
+    """render_delivery() of each; when no system attribute is asked for and no message has
+    attributes (the usual receive), the rows are written here in one pass: the same four
+    members. When their ids, digests and bodies need no escaping too, the answer says so (its
+    handles are base64, made by engine.handles.new_handle for this receive)."""
+    if wanted_system or any(d.message.attributes for d in deliveries):
         return [render_delivery(service, d, wanted_system, wanted_attributes) for d in deliveries]
-    rows = [
-        {
-            "MessageId": d.message.message_id,
-            "ReceiptHandle": d.receipt_handle,
-            "MD5OfBody": d.message.body_digest or md5_of_body(d.message.body),
-            "Body": d.message.body,
-        }
-        if not d.message.attributes
-        else render_delivery(service, d, wanted_system, wanted_attributes)
-        for d in deliveries
-    ]
-    return rows if any(d.message.attributes for d in deliveries) else vouched(rows)
+    return vouched(
+        [
+            {
+                "MessageId": d.message.message_id,
+                "ReceiptHandle": d.receipt_handle,
+                "MD5OfBody": d.message.body_digest or md5_of_body(d.message.body),
+                "Body": d.message.body,
+            }
+            for d in deliveries
+        ]
+    )
 
 
 # What of a plain row did not come from this receive: a restored state file may hold any id.
@@ -113,7 +139,7 @@ def vouched(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def render_delivery(
-    service: Service, delivery: Delivery, wanted_system: set[str], wanted_attributes: list[str]
+    service: Service, delivery: Delivery, wanted_system: Set[str], wanted_attributes: list[str]
 ) -> dict[str, Any]:
     message = delivery.message
     rendered: dict[str, Any] = {
@@ -134,7 +160,7 @@ def render_delivery(
     return rendered
 
 
-def _system_values(service: Service, delivery: Delivery, wanted: set[str]) -> dict[str, str]:
+def _system_values(service: Service, delivery: Delivery, wanted: Set[str]) -> dict[str, str]:
     message = delivery.message
     system = message.system or {}
     values: dict[str, str] = {
