@@ -49,8 +49,12 @@ def decode(request: WireRequest) -> DecodedRequest:
         raise ErrorText.SERIALIZATION() from None
     if not isinstance(params, dict):
         raise ErrorText.SERIALIZATION()
-    if _may_nest_deeper_than(request.body, MAX_NESTING) and _nested_deeper_than(
-        params, MAX_NESTING
+    body = request.body
+    # _may_nest_deeper_than's first look, in place: most bodies are too short to nest that deep.
+    if (
+        len(body) > 2 * MAX_NESTING
+        and _may_nest_deeper_than(body, MAX_NESTING)
+        and _nested_deeper_than(params, MAX_NESTING)
     ):
         raise ErrorText.SERIALIZATION()
     return DecodedRequest(action, params)

@@ -23,7 +23,7 @@ from botocore.exceptions import BotoCoreError
 from botocore.hooks import first_non_none_response
 
 from ..engine import Clock
-from ..protocol import WireHandler, WireRequest, WireResponse
+from ..protocol import WireHandler, WireRequest
 from ..protocol.sniffing import NO_ACTION, action_of, queue_url_of
 from .patching import Patches
 
@@ -109,13 +109,6 @@ def plain_wire_headers(headers: Any) -> dict[str, str]:
 
 def _header_text(value: Any) -> str:
     return value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-
-
-def to_aws_response(url: str, response: WireResponse) -> AWSResponse:
-    # AWSResponse copies any mapping into botocore's own HeadersDict (urllib3 hands it an
-    # HTTPHeaderDict; the stubs say HTTPHeaders): a plain dict is the cheapest to copy.
-    headers: Any = response.headers
-    return AWSResponse(url, response.status, headers, _RawBody(response.body))
 
 
 def may_wait(request: WireRequest) -> bool:
@@ -210,7 +203,11 @@ def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
         if handler is None:
             refuse_if_unserved(self, request)
             return original(self, request)
-        return to_aws_response(request.url or "", handler.handle(to_wire_request(request)))
+        answer = handler.handle(to_wire_request(request))
+        # AWSResponse copies any mapping into botocore's own HeadersDict (urllib3 hands it an
+        # HTTPHeaderDict; the stubs say HTTPHeaders): a plain dict is the cheapest to copy.
+        headers: Any = answer.headers
+        return AWSResponse(request.url or "", answer.status, headers, _RawBody(answer.body))
 
     return _send
 
