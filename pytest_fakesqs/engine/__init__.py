@@ -20,7 +20,16 @@ if TYPE_CHECKING:
     )
     from .fault_options import StandardOrder
     from .faults import FaultPlan
-    from .message import Event, HistoryEntry, Message, State, Story, story_queue, story_timeline
+    from .message import (
+        Event,
+        HistoryEntry,
+        Message,
+        State,
+        Story,
+        finished_stories,
+        story_queue,
+        story_timeline,
+    )
     from .move_tasks import (
         DEFAULT_RATE,
         MoveFailure,
@@ -69,6 +78,7 @@ __all__ = [
     "TaskAlreadyRunning",
     "TaskNotRunning",
     "VisibilityLimitExceeded",
+    "finished_stories",
     "story_queue",
     "story_timeline",
 ]
@@ -111,6 +121,7 @@ __getattr__, __dir__ = lazy_exports(
         "TaskAlreadyRunning": ".move_tasks",
         "TaskNotRunning": ".move_tasks",
         "VisibilityLimitExceeded": ".errors",
+        "finished_stories": ".message",
         "story_queue": ".message",
         "story_timeline": ".message",
     },

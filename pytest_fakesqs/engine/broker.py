@@ -146,12 +146,10 @@ class Broker:
             now = self.clock.now()
             queue.apply_due(now)
             if queue.groups is None and not queue.settings.delay:
-                new_message_id = self.new_message_id
+                ids = self.new_message_id.many(len(bodies))
                 messages = [
-                    Message(
-                        new_message_id(), body, now, len(body), None, system, None, None, digest
-                    )
-                    for body, digest in zip(bodies, digests, strict=True)
+                    Message(message_id, body, now, len(body), None, system, None, None, digest)
+                    for message_id, body, digest in zip(ids, bodies, digests, strict=True)
                 ]
                 queue.enqueue_visible(messages, now)
                 if queue.pollers:  # as in _send_all

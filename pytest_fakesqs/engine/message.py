@@ -165,9 +165,13 @@ class Message:
         """Record this receive, numbered by the receive count, with the handle's tail."""
         count = self.receive_count
         if count < len(_RECEIVED_CODES):
-            self._append(moment, _RECEIVED_CODES[count], handle[-8:])
+            value, detail = _RECEIVED_CODES[count], handle[-8:]
         else:
-            self._append(moment, Event.RECEIVED._value_, f"#{count} handle …{handle[-8:]}")
+            value, detail = Event.RECEIVED._value_, f"#{count} handle …{handle[-8:]}"
+        if self._log is None:  # the usual first receive: _append's first case, without a call
+            self._log = (self.queue_name, self.sent_at, moment, value, detail)
+        else:
+            self._append(moment, value, detail)
 
     def _append(self, moment: float, value: str, detail: str) -> None:
         log = self._log
@@ -175,7 +179,7 @@ class Message:
             self._log = (self.queue_name, self.sent_at, moment, value, detail)
         elif isinstance(log, tuple):
             if len(log) < _FLAT_LIMIT:
-                self._log = log + (moment, value, detail)  # noqa: RUF005 - see record_last
+                self._log = log + (moment, value, detail)  # noqa: RUF005 - see record_last_of_each
             else:
                 self._log = [*log, moment, value, detail]
         else:
@@ -184,14 +188,7 @@ class Message:
     def record_last(self, moment: float, event: Event, detail: str = "") -> None:
         """Record the event that takes the message out of its queue; the history is final
         from here (a move records on the copy), so it is sealed as a tuple."""
-        log = self._log
-        if log is None:
-            self._log = (self.queue_name, self.sent_at, moment, event._value_, detail)
-        elif isinstance(log, tuple):
-            # Concatenating makes one tuple; (*log, ...) would build a list first.
-            self._log = log + (moment, event._value_, detail)  # noqa: RUF005
-        else:
-            self._log = (*log, moment, event._value_, detail)
+        record_last_of_each([self], moment, event, detail)
 
     @property
     def history(self) -> list[HistoryEntry]:
@@ -201,10 +198,7 @@ class Message:
     def finished_story(self) -> Story | None:
         """The Story of a message that was deleted, so nothing can happen to it any more
         (a move or a duplicate happens to a live message, and records on its copy)."""
-        log = self._log
-        if self.state is GONE and type(log) is tuple and log[-2] == _DELETED:
-            return log
-        return None
+        return finished_stories([self])[0]
 
     def copy(self) -> Message:
         """The same message, fresh for another slot or queue: content, ids and history so far."""
@@ -233,3 +227,27 @@ class Message:
             f"Message(id={self.message_id!r}, state={self.state.name}, "
             f"receive_count={self.receive_count}, body={self.body[:40]!r})"
         )
+
+
+def record_last_of_each(
+    messages: list[Message], moment: float, event: Event, detail: str = ""
+) -> None:
+    """Message.record_last() of each, in one call: a delete batch's ten pay one call."""
+    value = event._value_
+    for message in messages:
+        log = message._log
+        if type(log) is tuple:
+            # Concatenating makes one tuple; (*log, ...) would build a list first.
+            message._log = log + (moment, value, detail)  # noqa: RUF005
+        elif log is None:
+            message._log = (message.queue_name, message.sent_at, moment, value, detail)
+        else:
+            message._log = (*log, moment, value, detail)
+
+
+def finished_stories(messages: list[Message]) -> list[Story | None]:
+    """Message.finished_story() of each, in one call: a delete batch's ten pay one call."""
+    return [
+        log if m.state is GONE and type(log := m._log) is tuple and log[-2] == _DELETED else None
+        for m in messages
+    ]

@@ -22,9 +22,9 @@ from .errors import (
     VisibilityLimitExceeded,
 )
 from .fifo import GroupIndex
-from .handles import decode_handle, new_handle
+from .handles import decode_handle, new_handles
 from .injected import FaultDecisions
-from .message import DELAYED, GONE, IN_FLIGHT, VISIBLE, Event, Message
+from .message import DELAYED, GONE, IN_FLIGHT, VISIBLE, Event, Message, record_last_of_each
 from .results import Delivery
 from .schedule import Schedule
 from .settings import MAX_VISIBILITY, MOVED_BACK_AFTER, QueueKey, QueueSettings
@@ -331,8 +331,8 @@ class Queue:
         uid, by_handle, schedule = self.uid, self.store.by_handle, self.schedule
         visible_at = now + visibility_timeout
         deliveries: list[Delivery] = []
-        for message in messages:
-            handle = new_handle(uid, message.key)
+        handles = new_handles(uid, [m.key for m in messages])
+        for message, handle in zip(messages, handles, strict=True):
             message.state = IN_FLIGHT
             message.generation += 1
             message.receive_count += 1
@@ -443,7 +443,7 @@ class Queue:
             message.generation += 1
             message.receipt_handle = None
             size += message.size
-            message.record_last(now, _DELETED)
+        record_last_of_each(messages, now, _DELETED)
         self.store.remove_in_flight(handles, messages)
         self.in_flight -= len(messages)
         self.bytes -= size

@@ -5,7 +5,17 @@ from __future__ import annotations
 import threading
 from collections import deque
 
-from ..engine import Broker, Event, Message, Queue, State, Story, story_queue, story_timeline
+from ..engine import (
+    Broker,
+    Event,
+    Message,
+    Queue,
+    State,
+    Story,
+    finished_stories,
+    story_queue,
+    story_timeline,
+)
 from .records import PRIVATE, HistoryEvent, moment
 from .text import abridge, offset, short_id
 
@@ -67,12 +77,10 @@ class MessageLog:
         keeps its copies: its first one is not the one deleted)."""
         first = self._first
         with self._lock:
-            for message in messages:
+            for message, story in zip(messages, finished_stories(messages), strict=True):
                 message_id = message.message_id
-                if first.get(message_id) is message:
-                    story = message.finished_story()
-                    if story is not None:
-                        first[message_id] = story
+                if story is not None and first.get(message_id) is message:
+                    first[message_id] = story
                 if self.limit is not None:
                     self._finish(message_id)
 

@@ -11,6 +11,7 @@ from pytest_fakesqs.engine.handles import (
     MessageIds,
     decode_handle,
     new_handle,
+    new_handles,
     new_message_id,
 )
 
@@ -36,3 +37,21 @@ def test_message_ids_are_the_seeded_uuid4_digits_as_before() -> None:
         made = ids()
         assert made == str(uuid.UUID(expected))
         assert uuid.UUID(made).version == 4
+
+
+def test_a_batch_of_ids_is_the_ids_one_at_a_time() -> None:
+    """many(n) draws what n calls draw, in the same order: a pinned seed gives the same ids
+    whether a batch or single sends made them."""
+    one_at_a_time, batched = MessageIds(11), MessageIds(11)
+    expected = [one_at_a_time() for _ in range(25)]
+    assert batched.many(10) + batched.many(0) + batched.many(15) == expected
+
+
+def test_a_batch_of_handles_is_the_handles_one_at_a_time() -> None:
+    handles = new_handles("queue-uid", [f"id-{i}" for i in range(10)])
+    assert [decode_handle(handle) for handle in handles] == [
+        ("queue-uid", f"id-{i}") for i in range(10)
+    ]
+    single = new_handle("queue-uid", "id-0")  # the same layout, a later count
+    assert decode_handle(single) == ("queue-uid", "id-0")
+    assert len({handle[-8:] for handle in [*handles, single]}) == 11

@@ -3,7 +3,8 @@ sees events and details)."""
 
 from __future__ import annotations
 
-from pytest_fakesqs.engine import Event, Message, State, story_timeline
+from pytest_fakesqs.engine import Event, Message, State, finished_stories, story_timeline
+from pytest_fakesqs.engine.message import record_last_of_each
 
 
 def test_receives_read_back_numbered_with_the_handle_tail() -> None:
@@ -41,3 +42,30 @@ def test_a_long_history_becomes_a_list_and_is_sealed_as_a_tuple() -> None:
     assert isinstance(story, tuple)
     assert [detail for _, _, detail in story_timeline(story)][1:4] == ["1s", "2s", "3s"]
     assert len(story_timeline(story)) == 102
+
+
+def test_a_batch_is_recorded_and_read_as_each_message_alone() -> None:
+    """record_last_of_each and finished_stories (a delete batch's one call) leave and read
+    what record_last and finished_story leave and read, whatever each history holds."""
+
+    def messages() -> list[Message]:
+        fresh = Message("a", "body", 0.0, 4)  # nothing recorded yet
+        received = Message("b", "body", 0.0, 4)
+        received.receive_count = 1
+        received.record_receive(1.0, "AQEBabcdefgh12345678")
+        long = Message("c", "body", 0.0, 4)  # a list by now
+        for moment in range(1, 60):
+            long.record(float(moment), Event.VISIBILITY_CHANGED, "1s")
+        alive = Message("d", "body", 0.0, 4)  # not gone: no finished story
+        return [fresh, received, long, alive]
+
+    alone, batched = messages(), messages()
+    for message in alone:
+        message.record_last(70.0, Event.DELETED, "x")
+    record_last_of_each(batched, 70.0, Event.DELETED, "x")
+    for message in [*alone[:3], *batched[:3]]:
+        message.state = State.GONE
+    assert [m.timeline() for m in batched] == [m.timeline() for m in alone]
+    stories = finished_stories(batched)
+    assert stories == [m.finished_story() for m in alone]
+    assert [story is None for story in stories] == [False, False, False, True]
