@@ -124,3 +124,34 @@ def test_any_other_answer_is_the_encoders(answer: dict[str, Any]) -> None:
     text = json10.hand_built(answer)
     assert text is None or text == json.dumps(answer, separators=(",", ":"))
     assert json10.encode_result(answer).body == json.dumps(answer, separators=(",", ":")).encode()
+
+
+def _outcome(parse: Any, text: str) -> tuple[str, Any]:
+    try:
+        return "parsed", parse(text)
+    except (ValueError, RecursionError) as error:
+        return type(error).__name__, str(error)
+
+
+# Bodies botocore would send, with whitespace around them, and mangled ones: a character cut,
+# doubled or dropped, so malformed objects reach the C scanner too.
+_DOCUMENTS = st.builds(
+    lambda document, before, after: before + json.dumps(document) + after,
+    st.dictionaries(st.text(), JSON_VALUES, max_size=4) | JSON_VALUES,
+    st.sampled_from(["", " ", "\n"]),
+    st.sampled_from(["", " ", "\t", "x", "{}"]),
+)
+
+
+@given(
+    st.one_of(
+        _DOCUMENTS,
+        st.tuples(_DOCUMENTS, st.integers(0, 60)).map(lambda t: t[0][: t[1]] + t[0][t[1] + 1 :]),
+        st.tuples(_DOCUMENTS, st.integers(0, 60)).map(lambda t: t[0][: t[1]] + "}"),
+        st.text(alphabet='{}[]":,0 \\nulaetr', max_size=20),
+    )
+)
+def test_loads_is_json_loads(text: str) -> None:
+    """The C scanner's shortcut parses and refuses exactly what json.loads does, with the
+    same error."""
+    assert _outcome(json10.loads, text) == _outcome(json.loads, text)
