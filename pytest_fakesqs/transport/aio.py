@@ -26,16 +26,17 @@ from botocore.exceptions import BotoCoreError
 from ..engine.clock import calling_thread, serving_for
 from ..protocol import WireHandler, WireRequest, WireResponse
 from .inprocess import (
-    absorb_back_off,
+    absorbed_on_the_clock,
     emit_needs_retry,
+    is_sqs,
     may_wait,
     refuse_before_signing,
     refuse_if_unserved,
     refuse_instead_of,
+    retry_delay,
     serving_handler,
     to_wire_request,
     unserved_before_signing,
-    virtual_retry_clock,
 )
 from .patching import Patches
 
@@ -134,16 +135,21 @@ def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
         caught_exception: Any = None,
     ) -> bool:
         """aiobotocore's retry decision; a virtual clock absorbs the back-off, no asyncio.sleep."""
-        clock = virtual_retry_clock(self)
-        if clock is None:
+        if not is_sqs(self):
             result: bool = await original(
                 self, attempts, operation_model, request_dict, response, caught_exception
             )
             return result
-        responses = await emit_needs_retry(
-            self, attempts, operation_model, request_dict, response, caught_exception
+        delay = retry_delay(
+            await emit_needs_retry(
+                self, attempts, operation_model, request_dict, response, caught_exception
+            )
         )
-        return absorb_back_off(clock, responses)
+        if delay is None:  # the usual answer: no retry, so no clock to look for
+            return False
+        if not absorbed_on_the_clock(self, delay):
+            await asyncio.sleep(delay)  # as aiobotocore's own _needs_retry does
+        return True
 
     return _needs_retry
 

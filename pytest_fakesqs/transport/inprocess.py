@@ -13,6 +13,7 @@ they imported, so botocore may be imported anew under an active fake).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -246,16 +247,21 @@ def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
         caught_exception: Any = None,
     ) -> bool:
         """botocore's retry decision; a virtual clock absorbs the back-off instead of sleeping."""
-        clock = virtual_retry_clock(self)
-        if clock is None:
+        if not is_sqs(self):
             result: bool = original(
                 self, attempts, operation_model, request_dict, response, caught_exception
             )
             return result
-        responses = emit_needs_retry(
-            self, attempts, operation_model, request_dict, response, caught_exception
+        delay = retry_delay(
+            emit_needs_retry(
+                self, attempts, operation_model, request_dict, response, caught_exception
+            )
         )
-        return absorb_back_off(clock, responses)
+        if delay is None:  # the usual answer: no retry, so no clock to look for
+            return False
+        if not absorbed_on_the_clock(self, delay):
+            time.sleep(delay)  # as botocore's own _needs_retry does
+        return True
 
     return _needs_retry
 
@@ -281,13 +287,18 @@ def emit_needs_retry(
     )
 
 
-def absorb_back_off(clock: Clock, responses: Any) -> bool:
-    """Whether to retry; the back-off the retry handlers chose passes on the virtual clock."""
+def absorbed_on_the_clock(endpoint: Endpoint, delay: float) -> bool:
+    """Whether a virtual clock serving this endpoint took the back-off (it moved by it)."""
+    clock = virtual_retry_clock(endpoint)
+    if clock is not None:
+        clock.advance(delay)
+    return clock is not None
+
+
+def retry_delay(responses: Any) -> float | None:
+    """The back-off botocore's retry handlers chose (seconds), or None: no retry."""
     delay = first_non_none_response(responses)
-    if delay is None or delay is False:
-        return False
-    clock.advance(float(delay))
-    return True
+    return None if delay is None or delay is False else float(delay)
 
 
 def patch_sending(patches: Patches, endpoint_module: ModuleType) -> None:

@@ -45,11 +45,15 @@ class StrayThreadRefused(RuntimeError):
 class _Activation:
     """One active fake (a plain class: this module loads on every pytest run)."""
 
-    __slots__ = ("callers", "handler", "label", "owner", "warned")
+    __slots__ = ("callers", "handler", "label", "owner", "owner_ident", "warned")
 
     def __init__(self, handler: WireHandler, owner: threading.Thread, label: str | None) -> None:
         self.handler = handler
         self.owner = owner  # the thread that started it
+        # Its ident, compared on every call: threading.get_ident() is a C call, while
+        # current_thread() is a Python one. (An ident is reused only after its thread ended,
+        # and the owner outlives its fake but for a fake left running by a finished thread.)
+        self.owner_ident = owner.ident
         self.label = label  # the test that started it, when pytest runs one
         # Every other thread that called it, with the test running at its first call.
         self.callers: weakref.WeakKeyDictionary[threading.Thread, str | None] = (
@@ -121,8 +125,8 @@ def handler_for(url: str) -> WireHandler | None:
         return None
     if _served_ports and addressed_to_local_server(url):
         return None
-    thread = threading.current_thread()
-    if thread is not activation.owner:
+    if threading.get_ident() != activation.owner_ident:
+        thread = threading.current_thread()
         if _stray and thread in _stray:
             _refuse_stray(thread, activation.label, warn=thread not in activation.warned)
             activation.warned.add(thread)

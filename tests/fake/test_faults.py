@@ -37,6 +37,19 @@ def test_throttled_send_succeeds_within_the_retry_budget(
     assert time.monotonic() - started < 1.0  # ...instead of sleeping
 
 
+@pytest.mark.fakesqs(clock="real")
+def test_on_a_wall_clock_the_back_off_is_slept_as_botocore_would(
+    fakesqs: FakeSQS, sqs: Any, queue_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    slept: list[float] = []
+    monkeypatch.setattr(time, "sleep", slept.append)  # botocore's own sleep, recorded
+    fakesqs.fail_next("SendMessage", "RequestThrottled", times=2)
+    sent = sqs.send_message(QueueUrl=queue_url, MessageBody="eventually")
+    assert sent["ResponseMetadata"]["RetryAttempts"] == 2
+    assert len(slept) == 2 and all(0 <= seconds <= 20 for seconds in slept)
+    assert fakesqs.queue("work").bodies() == ["eventually"]
+
+
 def test_throttled_send_beyond_the_retry_budget_raises(fakesqs: FakeSQS, queue_url: str) -> None:
     sqs = make_client_with(Config(retries={"mode": "legacy", "max_attempts": 4}))
     fakesqs.fail_next("SendMessage", times=6)  # 5 attempts in all, then it gives up
