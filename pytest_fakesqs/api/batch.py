@@ -163,7 +163,7 @@ def _sent_plain(
     a batch at a time. None for any other batch, which send_message_batch takes entry by entry
     (which says what is wrong with which). tests/api/test_batch_paths.py proves the two give
     the same."""
-    limits = service.limits
+    limits = service.dialect.limits  # not the property: the usual batch pays no call for it
     if (
         type(entries) is not list
         or not 0 < len(entries) <= limits.max_batch_entries
@@ -259,7 +259,10 @@ def _deleted_plain(service: Service, queue: Queue, entries: Any) -> dict[str, An
     and answered in one pass. None for any other batch, after deleting nothing:
     delete_message_batch takes it entry by entry (which says what becomes of which).
     tests/api/test_batch_paths.py proves the two give the same."""
-    if type(entries) is not list or not 0 < len(entries) <= service.limits.max_batch_entries:
+    if (
+        type(entries) is not list
+        or not 0 < len(entries) <= service.dialect.limits.max_batch_entries
+    ):
         return None
     try:
         ids = [entry["Id"] for entry in entries]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Set
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Delivery, Queue, QueueOverLimit
@@ -102,6 +102,9 @@ def _received_plain(
     return {"Messages": render_deliveries(service, deliveries, _NONE, [])} if deliveries else {}
 
 
+_ATTRIBUTES = attrgetter("message.attributes")  # any() of them in C, no generator
+
+
 def render_deliveries(
     service: Service,
     deliveries: list[Delivery],
@@ -111,8 +114,8 @@ def render_deliveries(
     """render_delivery() of each; when no system attribute is asked for and no message has
     attributes (the usual receive), the rows are written here in one pass: the same four
     members. When their ids, digests and bodies need no escaping too, the answer says so (its
-    handles are base64, made by engine.handles.new_handle for this receive)."""
-    if wanted_system or any(d.message.attributes for d in deliveries):
+    handles are base64, made by engine.handles.new_handles for this receive)."""
+    if wanted_system or any(map(_ATTRIBUTES, deliveries)):
         return [render_delivery(service, d, wanted_system, wanted_attributes) for d in deliveries]
     return vouched(
         [
