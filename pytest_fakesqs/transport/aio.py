@@ -147,7 +147,7 @@ def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
         )
         if delay is None:  # the usual answer: no retry, so no clock to look for
             return False
-        if not absorbed_on_the_clock(self, delay):
+        if not absorbed_on_the_clock(delay):
             await asyncio.sleep(delay)  # as aiobotocore's own _needs_retry does
         return True
 

@@ -23,7 +23,6 @@ from botocore.awsrequest import AWSPreparedRequest, AWSResponse
 from botocore.exceptions import BotoCoreError
 from botocore.hooks import first_non_none_response
 
-from ..engine import Clock
 from ..protocol import WireHandler, WireRequest
 from ..protocol.sniffing import NO_ACTION, action_of, queue_url_of
 from .patching import Patches
@@ -228,15 +227,6 @@ def _refusing_before_signing(original: Callable[..., Any]) -> Callable[..., Any]
     return create_request
 
 
-def virtual_retry_clock(endpoint: Endpoint) -> Clock | None:
-    """The virtual clock that absorbs this SQS endpoint's retry back-off, if one is serving it."""
-    if not is_sqs(endpoint):
-        return None
-    handler = current_handler()
-    clock = None if handler is None else handler.service.broker.clock
-    return clock if clock is not None and clock.is_virtual else None
-
-
 def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
     def _needs_retry(
         self: Endpoint,
@@ -259,7 +249,7 @@ def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
         )
         if delay is None:  # the usual answer: no retry, so no clock to look for
             return False
-        if not absorbed_on_the_clock(self, delay):
+        if not absorbed_on_the_clock(delay):
             time.sleep(delay)  # as botocore's own _needs_retry does
         return True
 
@@ -287,12 +277,15 @@ def emit_needs_retry(
     )
 
 
-def absorbed_on_the_clock(endpoint: Endpoint, delay: float) -> bool:
-    """Whether a virtual clock serving this endpoint took the back-off (it moved by it)."""
-    clock = virtual_retry_clock(endpoint)
-    if clock is not None:
-        clock.advance(delay)
-    return clock is not None
+def absorbed_on_the_clock(delay: float) -> bool:
+    """Whether the virtual clock of the fake serving SQS took a retry's back-off (it moved by
+    it); False on a wall clock. Callers have checked the endpoint is SQS's."""
+    handler = current_handler()
+    clock = None if handler is None else handler.service.broker.clock
+    if clock is None or not clock.is_virtual:
+        return False
+    clock.advance(delay)
+    return True
 
 
 def retry_delay(responses: Any) -> float | None:
