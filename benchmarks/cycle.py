@@ -2,6 +2,10 @@
 
 One sample: `ROUNDS` times, send `messages` in batches of 10, then receive 10 at a time and
 delete each receive in one batch until a receive comes back empty.
+
+An active fake answers every SQS client of the process (the innermost one alone), so each fake
+subject is active only while its own samples run: measured beside another fake, it still
+answers its own client.
 """
 
 from __future__ import annotations
@@ -9,8 +13,8 @@ from __future__ import annotations
 import statistics
 import time
 from collections.abc import Callable, Iterator, Mapping
-from contextlib import AbstractContextManager, ExitStack, contextmanager
-from typing import Any
+from contextlib import AbstractContextManager, ExitStack, contextmanager, nullcontext
+from typing import Any, NamedTuple
 
 import boto3
 import checkout  # noqa: F401 - this checkout's package, not another copy
@@ -19,6 +23,15 @@ import floor
 ROUNDS = 3
 BODY = "x" * 100
 BATCH = floor.BATCH
+
+
+class Subject(NamedTuple):
+    """What a subject's factory yields: a client, its queue's URL, and what must be on while
+    (and only while) its samples run. A factory may yield the first two alone."""
+
+    client: Any
+    queue_url: str
+    active: Callable[[], AbstractContextManager[Any]] = nullcontext
 
 
 def make_client() -> Any:
@@ -78,12 +91,23 @@ def _bare_client(*, keep_calls: bool) -> Iterator[tuple[Any, str]]:
 
 
 @contextmanager
-def _fake_client(history_limit: int | None = None) -> Iterator[tuple[Any, str]]:
+def _fake_client(history_limit: int | None = None) -> Iterator[Subject]:
     from pytest_fakesqs import fake_sqs
 
-    with fake_sqs(history_limit=history_limit):
+    with fake_sqs(history_limit=history_limit) as fake:
         client = make_client()
-        yield client, client.create_queue(QueueName="bench")["QueueUrl"]
+        queue_url = client.create_queue(QueueName="bench")["QueueUrl"]
+        fake.stop()  # on again for each of its samples: see the module's docstring
+
+        @contextmanager
+        def started() -> Iterator[Any]:
+            fake.start()
+            try:
+                yield fake
+            finally:
+                fake.stop()
+
+        yield Subject(client, queue_url, started)
 
 
 @contextmanager
@@ -95,7 +119,9 @@ def _moto_client() -> Iterator[tuple[Any, str]]:
         yield client, client.create_queue(QueueName="bench")["QueueUrl"]
 
 
-SUBJECTS: dict[str, Callable[[], AbstractContextManager[tuple[Any, str]]]] = {
+Factory = Callable[[], AbstractContextManager[Subject | tuple[Any, str]]]
+
+SUBJECTS: dict[str, Factory] = {
     "botocore floor": _floor_client,
     "pytest-fakesqs": _fake_client,
     # What keeping every call and story costs a long loop: the same, remembering the last 1,000.
@@ -111,17 +137,19 @@ def measure(
     subjects: list[str],
     messages: int,
     samples: int,
-    factories: Mapping[str, Callable[[], AbstractContextManager[tuple[Any, str]]]] = SUBJECTS,
+    factories: Mapping[str, Factory] = SUBJECTS,
 ) -> dict[str, float]:
     """Median seconds per sample for each subject (made by `factories`, SUBJECTS unless a
     benchmark brings its own); samples alternate between subjects so a busy machine slows
     them alike."""
     with ExitStack() as stack:
-        clients = {name: stack.enter_context(factories[name]()) for name in subjects}
-        for client, queue_url in clients.values():
-            stress_cycle(client, queue_url, min(messages, 100))  # warm caches
+        made = {name: Subject(*stack.enter_context(factories[name]())) for name in subjects}
+        for subject in made.values():
+            with subject.active():
+                stress_cycle(subject.client, subject.queue_url, min(messages, 100))  # warm caches
         durations: dict[str, list[float]] = {name: [] for name in subjects}
         for _ in range(samples):
-            for name, (client, queue_url) in clients.items():
-                durations[name].append(time_sample(client, queue_url, messages))
+            for name, subject in made.items():
+                with subject.active():
+                    durations[name].append(time_sample(subject.client, subject.queue_url, messages))
     return {name: statistics.median(values) for name, values in durations.items()}

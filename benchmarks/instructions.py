@@ -42,12 +42,14 @@ import gc
 import sys
 sys.path.insert(0, {here!r})
 import cycle
-with cycle.SUBJECTS[{subject!r}]() as (client, url):
-    cycle.stress_cycle(client, url, 100)
-    gc.collect()
-    gc.freeze()
-    for _ in range(cycle.ROUNDS):
-        assert cycle.stress_cycle(client, url, {messages}) == {messages}
+with cycle.SUBJECTS[{subject!r}]() as made:
+    client, url, active = cycle.Subject(*made)
+    with active():
+        cycle.stress_cycle(client, url, 100)
+        gc.collect()
+        gc.freeze()
+        for _ in range(cycle.ROUNDS):
+            assert cycle.stress_cycle(client, url, {messages}) == {messages}
 """
 
 

@@ -10,10 +10,13 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+
+from pytest_fakesqs.transport.serving import current_handler
 
 from ..query_era import QUERY_CLIENT
 
@@ -61,6 +64,43 @@ def test_floor_and_fake_both_drain_the_stress_cycle(bench: dict[str, ModuleType]
     medians = bench["cycle"].measure(["botocore floor", "pytest-fakesqs"], 30, 1)
     assert set(medians) == {"botocore floor", "pytest-fakesqs"}
     assert all(seconds > 0 for seconds in medians.values())
+
+
+def test_each_fake_subject_is_answered_by_its_own_fake(bench: dict[str, ModuleType]) -> None:
+    # The innermost active fake answers every client of the process: measured together, the
+    # bounded fake's client was answered by the other fake until each was on for its own samples.
+    cycle = bench["cycle"]
+    with ExitStack() as stack:
+        bounded, keeping = (
+            cycle.Subject(*stack.enter_context(cycle.SUBJECTS[name]()))
+            for name in ("pytest-fakesqs, history_limit=1000", "pytest-fakesqs")
+        )
+        with bounded.active() as fake:
+            assert cycle.time_sample(bounded.client, bounded.queue_url, 30) > 0
+            assert fake.options.history_limit == 1000
+            assert len(fake.calls("SendMessageBatch")) == 3 * 3
+        with keeping.active() as fake:
+            assert fake.options.history_limit is None
+            assert fake.calls("SendMessageBatch") == []
+        assert current_handler() is None  # off between its samples
+
+
+@pytest.mark.skipif(QUERY_CLIENT, reason="the botocore floor answers AWS JSON 1.0 only")
+@pytest.mark.parametrize("subject", ["floor", "fake"])
+def test_the_instruction_count_program_drains_the_cycle(
+    subject: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The program instructions.py runs under callgrind, run plainly: it asserts every round.
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    import instructions
+
+    try:
+        code = instructions._RUN.format(
+            here=str(BENCHMARKS), subject=instructions.SUBJECTS[subject], messages=30
+        )
+    finally:
+        sys.modules.pop("instructions", None)
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
 @pytest.mark.skipif(QUERY_CLIENT, reason="the cycle's requests are captured as AWS JSON 1.0")
