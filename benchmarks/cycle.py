@@ -91,10 +91,12 @@ def _bare_client(*, keep_calls: bool) -> Iterator[tuple[Any, str]]:
 
 
 @contextmanager
-def _fake_client(history_limit: int | None = None) -> Iterator[Subject]:
-    from pytest_fakesqs import fake_sqs
-
-    with fake_sqs(history_limit=history_limit) as fake:
+def fake_subject(
+    fake_sqs: Callable[..., AbstractContextManager[Any]], **options: Any
+) -> Iterator[Subject]:
+    """A fake made by `fake_sqs(**options)` (this checkout's, or an earlier revision's in
+    versus.py) with its client and queue, on only while its samples run."""
+    with fake_sqs(**options) as fake:
         client = make_client()
         queue_url = client.create_queue(QueueName="bench")["QueueUrl"]
         fake.stop()  # on again for each of its samples: see the module's docstring
@@ -108,6 +110,12 @@ def _fake_client(history_limit: int | None = None) -> Iterator[Subject]:
                 fake.stop()
 
         yield Subject(client, queue_url, started)
+
+
+def _fake_client(history_limit: int | None = None) -> AbstractContextManager[Subject]:
+    from pytest_fakesqs import fake_sqs
+
+    return fake_subject(fake_sqs, history_limit=history_limit)
 
 
 @contextmanager

@@ -29,6 +29,7 @@ import sys
 import tarfile
 import tempfile
 from collections.abc import Callable
+from contextlib import ExitStack
 from io import BytesIO
 from pathlib import Path
 from typing import Any
@@ -57,20 +58,16 @@ def export(revision: str, into: Path) -> str:
     return name
 
 
-def _sampler(package: str) -> Callable[[int], float]:
-    """One sample of the cycle with `package`'s fake active, and only then."""
-    fake = importlib.import_module(package).fake_sqs().__enter__()
-    client = cycle.make_client()
-    url = client.create_queue(QueueName="bench")["QueueUrl"]
-    cycle.stress_cycle(client, url, 100)  # warm caches
-    fake.stop()
+def _sampler(package: str, stack: ExitStack) -> Callable[[int], float]:
+    """One sample of the cycle with `package`'s fake active, and only then (until `stack`
+    closes)."""
+    subject = stack.enter_context(cycle.fake_subject(importlib.import_module(package).fake_sqs))
+    with subject.active():
+        cycle.stress_cycle(subject.client, subject.queue_url, 100)  # warm caches
 
     def sample(messages: int) -> float:
-        fake.start()
-        try:
-            return cycle.time_sample(client, url, messages)
-        finally:
-            fake.stop()
+        with subject.active():
+            return cycle.time_sample(subject.client, subject.queue_url, messages)
 
     return sample
 
@@ -79,14 +76,15 @@ def measure(packages: list[str], messages: int, samples: int) -> dict[str, Any]:
     """Median ratios to the floor, and the paired differences of the first two packages."""
     floor_client = cycle.make_client()
     floor.install(floor_client, cycle.BODY)
-    samplers = {package: _sampler(package) for package in packages}
-    cycle.stress_cycle(floor_client, floor.QUEUE_URL, 100)
     floors: list[float] = []
     times: dict[str, list[float]] = {package: [] for package in packages}
-    for index in range(samples):
-        floors.append(cycle.time_sample(floor_client, floor.QUEUE_URL, messages))
-        for package in packages if index % 2 == 0 else packages[::-1]:
-            times[package].append(samplers[package](messages))
+    with ExitStack() as stack:
+        samplers = {package: _sampler(package, stack) for package in packages}
+        cycle.stress_cycle(floor_client, floor.QUEUE_URL, 100)
+        for index in range(samples):
+            floors.append(cycle.time_sample(floor_client, floor.QUEUE_URL, messages))
+            for package in packages if index % 2 == 0 else packages[::-1]:
+                times[package].append(samplers[package](messages))
     base = statistics.median(floors)
     first, second = packages
     differences = sorted(
