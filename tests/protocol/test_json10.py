@@ -96,11 +96,9 @@ def near_answers(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @given(plain_answers())
-def test_hand_built_answers_are_the_encoders_byte_for_byte(answer: dict[str, Any]) -> None:
-    text = json10.hand_built(answer)
-    assert text is not None
-    assert text == json.dumps(answer, separators=(",", ":"))
-    assert json10.encode_result(answer).body == text.encode()
+def test_rows_nobody_vouched_for_are_left_to_the_encoder(answer: dict[str, Any]) -> None:
+    assert json10.hand_built(answer) is None
+    assert json10.encode_result(answer).body == json.dumps(answer, separators=(",", ":")).encode()
 
 
 @given(plain_answers(AS_IS_TEXT))
