@@ -121,8 +121,7 @@ def encode_result(result: dict[str, Any]) -> WireResponse:
     return WireResponse(200, _headers(new_request_id()), text.encode())
 
 
-# The rows of the stress cycle's three answers, by the answer's key: a row's keys, in the order
-# the api writes them.
+# The rows of the stress cycle's three answers, in the order the api writes their keys.
 _SENT_ROW = ("Id", "MD5OfMessageBody", "MessageId")
 _RECEIVED_ROW = ("MessageId", "ReceiptHandle", "MD5OfBody", "Body")
 _DELETED_ROW = ("Id",)
