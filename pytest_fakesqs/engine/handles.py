@@ -62,10 +62,6 @@ class MessageIds:
         return [f"{d[:8]}-{d[8:12]}-{d[12:16]}-{d[16:20]}-{d[20:]}" for d in hexes]
 
 
-def new_handle(queue_uid: str, message_id: str) -> str:
-    return new_handles(queue_uid, [message_id])[0]
-
-
 def new_handles(queue_uid: str, message_ids: list[str]) -> list[str]:
     """A new handle for each id, in one call: a receive of ten pays one call, not ten."""
     count, encode = _counter, binascii.b2a_base64

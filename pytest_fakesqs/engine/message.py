@@ -195,11 +195,6 @@ class Message:
         """Every event after the send, oldest first."""
         return list(_restored(self._log or ()))
 
-    def finished_story(self) -> Story | None:
-        """The Story of a message that was deleted, so nothing can happen to it any more
-        (a move or a duplicate happens to a live message, and records on its copy)."""
-        return finished_stories([self])[0]
-
     def copy(self) -> Message:
         """The same message, fresh for another slot or queue: content, ids and history so far."""
         copy = Message(
@@ -246,7 +241,8 @@ def record_last_of_each(
 
 
 def finished_stories(messages: list[Message]) -> list[Story | None]:
-    """Message.finished_story() of each, in one call: a delete batch's ten pay one call."""
+    """The Story of each message that was deleted, so nothing can happen to it any more (a move
+    or a duplicate happens to a live message, and records on its copy); None for any other."""
     return [
         log if m.state is GONE and type(log := m._log) is tuple and log[-2] == _DELETED else None
         for m in messages

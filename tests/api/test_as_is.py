@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from pytest_fakesqs.api import RequestContext, SqsService
 from pytest_fakesqs.api.as_is import AsIsRows, writes_as_is
 from pytest_fakesqs.engine import Broker, Clock
-from pytest_fakesqs.engine.handles import new_handle
+from pytest_fakesqs.engine.handles import new_handles
 
 CTX = RequestContext(base_url="https://sqs.us-east-1.amazonaws.com")
 ANY_TEXT = st.text(st.characters(codec=None, exclude_categories=()), max_size=12)
@@ -35,7 +35,8 @@ def test_writes_as_is_is_what_json_leaves_unchanged(text: str) -> None:
 def test_receipt_handles_are_written_as_they_are(queue_uid: str, message_id: str) -> None:
     # A restored queue's uid comes from a state file; the handle is base64 whatever it holds.
     uid = queue_uid.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-    assert writes_as_is(new_handle(uid, message_id.encode("utf-8", "replace").decode()))
+    (handle,) = new_handles(uid, [message_id.encode("utf-8", "replace").decode()])
+    assert writes_as_is(handle)
 
 
 def _vouched_values(answer: dict[str, Any]) -> list[str]:

@@ -10,7 +10,6 @@ from pytest_fakesqs.engine.handles import (
     _SET,
     MessageIds,
     decode_handle,
-    new_handle,
     new_handles,
     new_message_id,
 )
@@ -23,7 +22,7 @@ def test_message_ids_differ_in_the_first_eight_characters_reports_show() -> None
 
 
 def test_receipt_handles_differ_in_the_last_eight_characters_histories_show() -> None:
-    handles = [new_handle("queue-uid", "message-id") for _ in range(1000)]
+    handles = [new_handles("queue-uid", ["message-id"])[0] for _ in range(1000)]
     assert len({handle[-8:] for handle in handles}) == 1000
     assert {decode_handle(handle) for handle in handles} == {("queue-uid", "message-id")}
 
@@ -52,6 +51,6 @@ def test_a_batch_of_handles_is_the_handles_one_at_a_time() -> None:
     assert [decode_handle(handle) for handle in handles] == [
         ("queue-uid", f"id-{i}") for i in range(10)
     ]
-    single = new_handle("queue-uid", "id-0")  # the same layout, a later count
+    (single,) = new_handles("queue-uid", ["id-0"])  # the same layout, a later count
     assert decode_handle(single) == ("queue-uid", "id-0")
     assert len({handle[-8:] for handle in [*handles, single]}) == 11

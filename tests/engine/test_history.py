@@ -20,7 +20,7 @@ def test_receives_read_back_numbered_with_the_handle_tail() -> None:
         (102.0, Event.RECEIVED, "#2 handle …tail0002"),
         (103.0, Event.DELETED, ""),
     ]
-    story = message.finished_story()
+    (story,) = finished_stories([message])
     assert story is not None
     assert story_timeline(story) == message.timeline()
 
@@ -38,15 +38,16 @@ def test_a_long_history_becomes_a_list_and_is_sealed_as_a_tuple() -> None:
         message.record(float(moment), Event.VISIBILITY_CHANGED, f"{moment}s")
     message.record_last(101.0, Event.DELETED)
     message.state = State.GONE
-    story = message.finished_story()
+    (story,) = finished_stories([message])
     assert isinstance(story, tuple)
     assert [detail for _, _, detail in story_timeline(story)][1:4] == ["1s", "2s", "3s"]
     assert len(story_timeline(story)) == 102
 
 
 def test_a_batch_is_recorded_and_read_as_each_message_alone() -> None:
-    """record_last_of_each and finished_stories (a delete batch's one call) leave and read
-    what record_last and finished_story leave and read, whatever each history holds."""
+    """record_last_of_each and finished_stories (a delete batch's one call) leave on each
+    message what record_last leaves on it alone, whatever its history holds, and read each
+    finished message's story back as its timeline."""
 
     def messages() -> list[Message]:
         fresh = Message("a", "body", 0.0, 4)  # nothing recorded yet
@@ -66,6 +67,15 @@ def test_a_batch_is_recorded_and_read_as_each_message_alone() -> None:
     for message in [*alone[:3], *batched[:3]]:
         message.state = State.GONE
     assert [m.timeline() for m in batched] == [m.timeline() for m in alone]
+    sent, deleted = (0.0, Event.SENT, ""), (70.0, Event.DELETED, "x")
+    fresh, received, long, alive = batched
+    assert fresh.timeline() == alive.timeline() == [sent, deleted]
+    assert received.timeline() == [sent, (1.0, Event.RECEIVED, "#1 handle …12345678"), deleted]
+    changed = [(float(moment), Event.VISIBILITY_CHANGED, "1s") for moment in range(1, 60)]
+    assert long.timeline() == [sent, *changed, deleted]
     stories = finished_stories(batched)
-    assert stories == [m.finished_story() for m in alone]
+    assert stories == finished_stories(alone)
     assert [story is None for story in stories] == [False, False, False, True]
+    assert [story_timeline(s) for s in stories if s is not None] == [
+        m.timeline() for m in batched[:3]
+    ]
