@@ -14,8 +14,10 @@ module imported meanwhile is patched (see patching.py).
 from __future__ import annotations
 
 import asyncio
+import functools
 import importlib
 import inspect
+import logging
 import threading
 from collections.abc import Callable
 from types import ModuleType
@@ -26,6 +28,7 @@ from botocore.exceptions import BotoCoreError
 from ..engine.clock import calling_thread, serving_for
 from ..protocol import WireHandler, WireRequest, WireResponse
 from .inprocess import (
+    RETRY_LOG_LINE,
     absorbed_on_the_clock,
     emit_needs_retry,
     is_sqs,
@@ -125,7 +128,7 @@ async def _in_anyio_thread(serve: Callable[[], WireResponse]) -> WireResponse:
     return response
 
 
-def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
+def _retrying_on_the_clock(original: Callable[..., Any], log: logging.Logger) -> Callable[..., Any]:
     async def _needs_retry(
         self: Any,
         attempts: int,
@@ -147,6 +150,7 @@ def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
         )
         if delay is None:  # the usual answer: no retry, so no clock to look for
             return False
+        log.debug(RETRY_LOG_LINE, delay)
         if not absorbed_on_the_clock(delay):
             await asyncio.sleep(delay)  # as aiobotocore's own _needs_retry does
         return True
@@ -158,7 +162,8 @@ def patch_sending(patches: Patches, endpoint_module: ModuleType) -> None:
     """Serve aiobotocore's SQS sends from `aiobotocore.endpoint` (this copy of it)."""
     endpoint = endpoint_module.AioEndpoint
     patches.wrap(endpoint, "_send", _serving_send)
-    patches.wrap(endpoint, "_needs_retry", _retrying_on_the_clock)
+    log = logging.getLogger(endpoint_module.__name__)  # where aiobotocore's _needs_retry logs
+    patches.wrap(endpoint, "_needs_retry", functools.partial(_retrying_on_the_clock, log=log))
 
 
 def _refusing_before_signing(original: Callable[..., Any]) -> Callable[..., Any]:

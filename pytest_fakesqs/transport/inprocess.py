@@ -13,6 +13,8 @@ they imported, so botocore may be imported anew under an active fake).
 
 from __future__ import annotations
 
+import functools
+import logging
 import time
 from collections.abc import Callable, Iterable
 from types import ModuleType
@@ -227,7 +229,12 @@ def _refusing_before_signing(original: Callable[..., Any]) -> Callable[..., Any]
     return create_request
 
 
-def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
+# What botocore's and aiobotocore's own _needs_retry log, in their endpoint module's logger,
+# before a retry's back-off: our wrappers log it too, whichever clock takes the back-off.
+RETRY_LOG_LINE = "Response received to retry, sleeping for %s seconds"
+
+
+def _retrying_on_the_clock(original: Callable[..., Any], log: logging.Logger) -> Callable[..., Any]:
     def _needs_retry(
         self: Endpoint,
         attempts: int,
@@ -249,6 +256,7 @@ def _retrying_on_the_clock(original: Callable[..., Any]) -> Callable[..., Any]:
         )
         if delay is None:  # the usual answer: no retry, so no clock to look for
             return False
+        log.debug(RETRY_LOG_LINE, delay)
         if not absorbed_on_the_clock(delay):
             time.sleep(delay)  # as botocore's own _needs_retry does
         return True
@@ -298,7 +306,8 @@ def patch_sending(patches: Patches, endpoint_module: ModuleType) -> None:
     """Serve SQS from `botocore.endpoint` (this copy of it); absorb retries on a virtual clock."""
     endpoint = endpoint_module.Endpoint
     patches.wrap(endpoint, "_send", _serving_send)
-    patches.wrap(endpoint, "_needs_retry", _retrying_on_the_clock)
+    log = logging.getLogger(endpoint_module.__name__)  # where botocore's _needs_retry logs
+    patches.wrap(endpoint, "_needs_retry", functools.partial(_retrying_on_the_clock, log=log))
 
 
 def patch_building(patches: Patches, endpoint_module: ModuleType) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+import re
 import time
 from typing import Any
 
@@ -22,9 +24,23 @@ def record_calls(fakesqs: FakeSQS) -> list[CallRecord]:
     return calls
 
 
+# What botocore's own retry logs before its back-off (botocore/endpoint.py, _needs_retry).
+BOTOCORE_RETRY_LINE = re.compile(r"Response received to retry, sleeping for (\S+) seconds")
+
+
+def logged_back_offs(caplog: pytest.LogCaptureFixture) -> list[float]:
+    return [
+        float(match[1])
+        for record in caplog.records
+        if record.name == "botocore.endpoint"
+        if (match := BOTOCORE_RETRY_LINE.fullmatch(record.getMessage()))
+    ]
+
+
 def test_throttled_send_succeeds_within_the_retry_budget(
-    fakesqs: FakeSQS, sqs: Any, queue_url: str
+    fakesqs: FakeSQS, sqs: Any, queue_url: str, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG, logger="botocore.endpoint")
     calls = record_calls(fakesqs)
     before, started = fakesqs.now(), time.monotonic()
     # Two failures fit any default budget (standard mode: 3 attempts; legacy: 5).
@@ -35,18 +51,29 @@ def test_throttled_send_succeeds_within_the_retry_budget(
     assert fakesqs.queue("work").bodies() == ["eventually"]
     assert fakesqs.now() > before  # the back-off moved the virtual clock...
     assert time.monotonic() - started < 1.0  # ...instead of sleeping
+    # ...by what botocore's debug log says it slept, as botocore's own retry logs it.
+    back_offs = logged_back_offs(caplog)
+    assert len(back_offs) == 2
+    moved = (fakesqs.now() - before).total_seconds()
+    assert moved == pytest.approx(sum(back_offs), abs=1e-5)  # now() is to the microsecond
 
 
 @pytest.mark.fakesqs(clock="real")
 def test_on_a_wall_clock_the_back_off_is_slept_as_botocore_would(
-    fakesqs: FakeSQS, sqs: Any, queue_url: str, monkeypatch: pytest.MonkeyPatch
+    fakesqs: FakeSQS,
+    sqs: Any,
+    queue_url: str,
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
+    caplog.set_level(logging.DEBUG, logger="botocore.endpoint")
     slept: list[float] = []
     monkeypatch.setattr(time, "sleep", slept.append)  # botocore's own sleep, recorded
     fakesqs.fail_next("SendMessage", "RequestThrottled", times=2)
     sent = sqs.send_message(QueueUrl=queue_url, MessageBody="eventually")
     assert sent["ResponseMetadata"]["RetryAttempts"] == 2
     assert len(slept) == 2 and all(0 <= seconds <= 20 for seconds in slept)
+    assert logged_back_offs(caplog) == pytest.approx(slept)  # each sleep logged as botocore does
     assert fakesqs.queue("work").bodies() == ["eventually"]
 
 

@@ -6,6 +6,8 @@ aiohttp (its default) and with httpx, and trio with httpx (the backend that runs
 
 from __future__ import annotations
 
+import logging
+import re
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -178,8 +180,9 @@ def no_retries() -> Any:
 
 
 def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(
-    fakesqs: FakeSQS, run: Runner
+    fakesqs: FakeSQS, run: Runner, caplog: pytest.LogCaptureFixture
 ) -> None:
+    caplog.set_level(logging.DEBUG, logger="aiobotocore.endpoint")
     url = fakesqs.create_queue("jobs")
     before = fakesqs.now()
     fakesqs.fail_next("SendMessage", "RequestThrottled", times=2)
@@ -193,6 +196,20 @@ def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(
     assert [c.error_code for c in fakesqs.calls("SendMessage")] == ["RequestThrottled"] * 2 + [None]
     assert fakesqs.queue("jobs").bodies() == ["eventually"]
     assert fakesqs.now() > before  # the back-off went to the virtual clock, not asyncio.sleep
+    # ...by what aiobotocore's debug log says it slept, logged as its own retry logs it.
+    logged = [
+        float(match[1])
+        for record in caplog.records
+        if record.name == "aiobotocore.endpoint"
+        if (
+            match := re.fullmatch(
+                r"Response received to retry, sleeping for (\S+) seconds", record.getMessage()
+            )
+        )
+    ]
+    assert len(logged) == 2
+    moved = (fakesqs.now() - before).total_seconds()
+    assert moved == pytest.approx(sum(logged), abs=1e-5)  # now() is to the microsecond
 
 
 @pytest.mark.fakesqs(clock="autojump", autojump_threshold=5)
