@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import re
 import time
 from typing import Any
 
@@ -16,25 +15,13 @@ from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol import CallRecord
 
 from ..api.conftest import QUERY_CLIENT, error_class, make_client
+from ..retry_log import logged_back_offs
 
 
 def record_calls(fakesqs: FakeSQS) -> list[CallRecord]:
     calls: list[CallRecord] = []
     core_of(fakesqs).handler.listeners.append(calls.append)
     return calls
-
-
-# What botocore's own retry logs before its back-off (botocore/endpoint.py, _needs_retry).
-BOTOCORE_RETRY_LINE = re.compile(r"Response received to retry, sleeping for (\S+) seconds")
-
-
-def logged_back_offs(caplog: pytest.LogCaptureFixture) -> list[float]:
-    return [
-        float(match[1])
-        for record in caplog.records
-        if record.name == "botocore.endpoint"
-        if (match := BOTOCORE_RETRY_LINE.fullmatch(record.getMessage()))
-    ]
 
 
 def test_throttled_send_succeeds_within_the_retry_budget(
@@ -52,7 +39,7 @@ def test_throttled_send_succeeds_within_the_retry_budget(
     assert fakesqs.now() > before  # the back-off moved the virtual clock...
     assert time.monotonic() - started < 1.0  # ...instead of sleeping
     # ...by what botocore's debug log says it slept, as botocore's own retry logs it.
-    back_offs = logged_back_offs(caplog)
+    back_offs = logged_back_offs(caplog, "botocore.endpoint")
     assert len(back_offs) == 2
     moved = (fakesqs.now() - before).total_seconds()
     assert moved == pytest.approx(sum(back_offs), abs=1e-5)  # now() is to the microsecond
@@ -73,7 +60,9 @@ def test_on_a_wall_clock_the_back_off_is_slept_as_botocore_would(
     sent = sqs.send_message(QueueUrl=queue_url, MessageBody="eventually")
     assert sent["ResponseMetadata"]["RetryAttempts"] == 2
     assert len(slept) == 2 and all(0 <= seconds <= 20 for seconds in slept)
-    assert logged_back_offs(caplog) == pytest.approx(slept)  # each sleep logged as botocore does
+    assert logged_back_offs(caplog, "botocore.endpoint") == pytest.approx(
+        slept
+    )  # each sleep logged as botocore does
     assert fakesqs.queue("work").bodies() == ["eventually"]
 
 

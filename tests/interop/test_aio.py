@@ -7,7 +7,6 @@ aiohttp (its default) and with httpx, and trio with httpx (the backend that runs
 from __future__ import annotations
 
 import logging
-import re
 import threading
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -17,6 +16,8 @@ import pytest
 from pytest_fakesqs import FakeSQS
 from pytest_fakesqs.fake.facade import core_of
 from pytest_fakesqs.protocol.base import DecodedRequest
+
+from ..retry_log import logged_back_offs
 
 aioboto3 = pytest.importorskip("aioboto3")
 pytest.importorskip("aiobotocore")
@@ -197,16 +198,7 @@ def test_throttling_retries_move_the_virtual_clock_instead_of_sleeping(
     assert fakesqs.queue("jobs").bodies() == ["eventually"]
     assert fakesqs.now() > before  # the back-off went to the virtual clock, not asyncio.sleep
     # ...by what aiobotocore's debug log says it slept, logged as its own retry logs it.
-    logged = [
-        float(match[1])
-        for record in caplog.records
-        if record.name == "aiobotocore.endpoint"
-        if (
-            match := re.fullmatch(
-                r"Response received to retry, sleeping for (\S+) seconds", record.getMessage()
-            )
-        )
-    ]
+    logged = logged_back_offs(caplog, "aiobotocore.endpoint")
     assert len(logged) == 2
     moved = (fakesqs.now() - before).total_seconds()
     assert moved == pytest.approx(sum(logged), abs=1e-5)  # now() is to the microsecond
