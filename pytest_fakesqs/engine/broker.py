@@ -1,8 +1,9 @@
 """The queue registry: create / find / delete queues, long polls, dead-letter moves.
 
-One idea at some length: every operation that takes a queue's lock, catches up move tasks and
-tells the listeners lives here, so that discipline is read (and changed) in one place; the batch
-lanes (send_plain, delete_current) sit beside the general ways they must agree with.
+One module past 500 lines, as one idea: every operation that takes a queue's lock, catches up
+move tasks and tells the listeners lives here, so that discipline is read (and changed) in one
+place; the batch lanes (send_plain, delete_current) sit beside the general ways they must agree
+with.
 """
 
 from __future__ import annotations

@@ -3,6 +3,11 @@
 Every transition is applied lazily, on access, against the clock: no background thread. The
 queue changes messages (state, counters, history); its Schedule (schedule.py) only keeps the
 moments and answers what is due; its fault opportunities are engine.injected's.
+
+One module past 500 lines: each transition (send, receive, delete, visibility change, purge)
+changes the message, the storage's indexes and the schedule together under the queue's lock,
+and the batch lanes (enqueue_visible, delete_current) sit beside the general ways they must
+agree with; split by transition, each part would reach into the others' state.
 """
 
 from __future__ import annotations

@@ -82,15 +82,16 @@ def test_no_module_is_over_600_lines() -> None:
 
 
 def test_a_module_past_500_lines_says_why_in_its_docstring() -> None:
-    """A long module is fine when it is one idea; its docstring says which (the word "why" is
-    not required, only a docstring of more than one line)."""
+    """A long module is fine when it is one idea; its docstring says which and why, in a
+    sentence that names its length ("One module past 500 lines: ..."), so a reader knows the
+    length was chosen, not drifted into."""
     unexplained = []
     for name, path in modules().items():
         text = path.read_text()
         if len(text.splitlines()) <= SOFT_MAX_LINES:
             continue
         docstring = ast.get_docstring(ast.parse(text)) or ""
-        if len(docstring.splitlines()) < 2:
+        if f"past {SOFT_MAX_LINES} lines" not in " ".join(docstring.split()):
             unexplained.append(name)
     assert unexplained == []
 
