@@ -60,9 +60,8 @@ def test_on_a_wall_clock_the_back_off_is_slept_as_botocore_would(
     sent = sqs.send_message(QueueUrl=queue_url, MessageBody="eventually")
     assert sent["ResponseMetadata"]["RetryAttempts"] == 2
     assert len(slept) == 2 and all(0 <= seconds <= 20 for seconds in slept)
-    assert logged_back_offs(caplog, "botocore.endpoint") == pytest.approx(
-        slept
-    )  # each sleep logged as botocore does
+    # Each sleep is logged as botocore's own retry logs it.
+    assert logged_back_offs(caplog, "botocore.endpoint") == pytest.approx(slept)
     assert fakesqs.queue("work").bodies() == ["eventually"]
 
 
