@@ -20,14 +20,19 @@ PERMISSIONS = ("allowAll", "denyAll", "byQueue")
 MAX_SOURCE_QUEUE_ARNS = 10
 
 
+def json_or_none(text: str) -> Any:
+    """A policy's JSON, or None where it is not JSON: each flavor words that error its own way."""
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
 def parse_redrive_policy(text: str, max_receive_count: int) -> RedriveTarget | None:
     """RedrivePolicy JSON -> the engine's target. An empty string clears the policy."""
     if not text:
         return None
-    try:
-        policy = json.loads(text)
-    except ValueError:
-        policy = None
+    policy = json_or_none(text)
     if not isinstance(policy, dict):
         raise ErrorText.REDRIVE_NOT_JSON()
     for key in REDRIVE_KEYS:
@@ -61,10 +66,7 @@ def check_allow_policy(text: str) -> None:
     """Validate a queue's own RedriveAllowPolicy (who may use it as a dead-letter queue)."""
     if not text:
         return
-    try:
-        policy = json.loads(text)
-    except ValueError:
-        policy = None
+    policy = json_or_none(text)
     arns = policy.get("sourceQueueArns") if isinstance(policy, dict) else None
     if (
         not isinstance(policy, dict)

@@ -7,7 +7,6 @@ and the modules that own each action.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
@@ -19,7 +18,7 @@ from .dialect import Dialect, Envelope
 from .error_texts import ErrorText
 from .errors import ErrorCode, SqsError
 from .queue_record import QueueAttributes
-from .redrive import RedriveLookup
+from .redrive import RedriveLookup, json_or_none
 from .tag_rules import TagRules
 
 _LABEL = re.compile(r"[a-z0-9_-]*")  # fullmatch: `$` would let a final "\n" through
@@ -223,10 +222,7 @@ def parse_redrive_policy(
     """YDB's TRedrivePolicy::FromJson, with its texts. An empty string clears the policy."""
     if not text:
         return None
-    try:
-        policy = json.loads(text)
-    except ValueError:
-        policy = None
+    policy = json_or_none(text)
     if (
         not isinstance(policy, dict)
         or not isinstance(policy.get("maxReceiveCount"), str | int)

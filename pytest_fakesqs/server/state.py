@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from ..api import RequestContext, SqsError
+from ..api.queue_attributes import READ_ONLY
 from ..engine import Message, Queue
 from ..engine.message import DELAYED, IN_FLIGHT
 from ..engine.move_tasks import MoveTask
@@ -49,17 +50,6 @@ READ_ONLY_ACTIONS = frozenset(
         "ListQueueTags",
         "ListDeadLetterSourceQueues",
         "ListMessageMoveTasks",
-    }
-)
-# Attributes GetQueueAttributes reports that no call sets: counted or stamped by SQS itself.
-_COMPUTED = frozenset(
-    {
-        "ApproximateNumberOfMessages",
-        "ApproximateNumberOfMessagesNotVisible",
-        "ApproximateNumberOfMessagesDelayed",
-        "CreatedTimestamp",
-        "LastModifiedTimestamp",
-        "QueueArn",
     }
 )
 # Set once every queue exists: they name other queues.
@@ -99,7 +89,8 @@ def snapshot(fake: FakeSQS) -> dict[str, Any]:
                 "uid": queue.uid,
                 "created_at": queue.created_at,
                 "last_modified_at": access.last_modified_at(queue),
-                "attributes": {k: v for k, v in attributes.items() if k not in _COMPUTED},
+                # Not the read-only ones: SQS counts or stamps them, no call sets them.
+                "attributes": {k: v for k, v in attributes.items() if k not in READ_ONLY},
                 "tags": tags,
                 **_queue_contents(access, queue),
             }
