@@ -59,6 +59,14 @@ def test_urls_are_built_on_the_clients_endpoint_host(fakesqs: FakeSQS) -> None:
     client = make_client("ru-central1", "http://localhost:9324")
     url = client.create_queue(QueueName="local")["QueueUrl"]
     assert re.fullmatch(r"http://localhost:9324/b1g[0-9a-v]{17}/dj6[0-9a-v]{17}/local", url)
+    # docs/ymq.md: a client without endpoint_url is answered on its own (AWS) host; the fake's
+    # own view of the queue is on YMQ's endpoint.
+    without_endpoint = make_client("ru-central1")
+    path = url.removeprefix("http://localhost:9324")
+    assert without_endpoint.get_queue_url(QueueName="local")["QueueUrl"] == (
+        "https://sqs.ru-central1.amazonaws.com" + path
+    )
+    assert fakesqs.queue("local").url == YMQ + path
 
 
 def test_a_recreated_queue_gets_a_new_url_and_the_old_one_is_gone(
