@@ -244,6 +244,8 @@ class MoveTaskRunner:
             if message is None:  # nothing left to move (the rest is in flight or gone)
                 self._end(task, MoveStatus.COMPLETED, moment)
                 return
+            # A message sent to the dead-letter queue itself has no origin: the task fails at
+            # it and leaves it where it is (a guess: AWS documents no such case).
             target_key = task.destination or _origin(message)
             target = None if target_key is None else broker.find(target_key)
             if target_key is None or (

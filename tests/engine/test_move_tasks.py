@@ -91,6 +91,23 @@ def test_default_destination_is_each_messages_origin() -> None:
     ]
 
 
+def test_a_message_sent_straight_to_the_dead_letter_queue_has_no_origin_to_go_back_to() -> None:
+    # Without a DestinationArn the task stops at it (a guess: AWS documents no such case) and
+    # nothing is lost: it and every message behind it stay in the dead-letter queue.
+    broker, source, dlq, _ = dead_letter_pipe(1)
+    broker.send(dlq, Outgoing(body="sent here", size=9))
+    task = broker.move_tasks.start(dlq, None, rate=1)
+    assert bodies(broker, source) == ["m0"]
+    broker.clock.advance(5)
+    broker.refresh(dlq)
+    assert (task.moved, task.status, task.failure) == (
+        1,
+        MoveStatus.FAILED,
+        MoveFailure.QUEUE_MISSING,
+    )
+    assert bodies(broker, dlq) == ["sent here"]
+
+
 def test_one_active_task_per_source() -> None:
     broker, _, dlq, destination = dead_letter_pipe(3)
     broker.move_tasks.start(dlq, destination.key, rate=1)
