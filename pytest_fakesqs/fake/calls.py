@@ -14,7 +14,7 @@ from ..protocol import WireHandler
 from ..protocol.dispatch import CallRecord
 from .mismatch import attribute_hint, elsewhere_hint, is_queue_not_found
 from .records import PRIVATE, Call, moment
-from .text import offset, plural, see
+from .text import check_action, offset, plural, see
 
 # Each call is stored as _FIELDS consecutive items of one flat list: (action, protocol, at,
 # params, result, error, injected), params and result as JSON bytes where the call came as JSON.
@@ -74,9 +74,8 @@ class CallLog:
             )
 
     def calls(self, action: str | None = None) -> list[Call]:
-        if action is not None and action not in self._service.actions:
-            known = ", ".join(sorted(self._service.actions))
-            raise ValueError(f"no SQS action named {action!r}; actions: {known}")
+        if action is not None:
+            check_action(action, self._service.actions, lead="no SQS action named")
         with self._lock:
             records = list(self._records)
             hints = dict(self._hints)

@@ -22,6 +22,7 @@ from ..engine.faults import (
 )
 from ..protocol import DecodedRequest
 from .fault_report import PendingFault, describe, never_happened
+from .text import check_action
 
 if TYPE_CHECKING:
     from ..protocol import WireHandler
@@ -104,11 +105,7 @@ class FaultInjector:
     # -- from the test -------------------------------------------------------------------------
 
     def fail_next(self, action: str, code: str, times: int, queue: str | None) -> None:
-        actions = self._directory.service.actions
-        if action not in actions:
-            raise ValueError(
-                f"unknown SQS action {action!r}; actions: {', '.join(sorted(actions))}"
-            )
+        check_action(action, self._directory.service.actions, lead="unknown SQS action")
         find_injectable(code)  # refuses unknown codes with the list of valid ones
         if isinstance(times, bool) or not isinstance(times, int) or times < 1:
             raise ValueError(f"times must be a positive integer; got {times!r}")

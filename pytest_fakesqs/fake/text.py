@@ -35,6 +35,17 @@ def nearest(name: str, candidates: Iterable[str]) -> str | None:
     return matches[0] if matches else None
 
 
+def check_action(action: str, actions: Iterable[str], *, lead: str) -> None:
+    """Refuse an action name SQS does not have: `<lead> 'SendMesage'; actions: ...; did you
+    mean 'SendMessage'?` (the hint after the list, where earlier releases ended the text)."""
+    known = sorted(actions)
+    if action in known:
+        return
+    close = nearest(action, known)
+    hint = "" if close is None else f"; did you mean {close!r}?"
+    raise ValueError(f"{lead} {action!r}; actions: {', '.join(known)}{hint}")
+
+
 def abridge(text: str, *, verbose: bool, limit: int = BODY_LIMIT) -> str:
     """`text` quoted; cut to `limit` characters unless verbose."""
     if verbose or len(text) <= limit:

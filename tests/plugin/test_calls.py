@@ -42,6 +42,8 @@ def test_calls_lists_actions_params_and_outcomes(fakesqs: FakeSQS) -> None:
     assert [c.action for c in fakesqs.calls("SendMessage")] == ["SendMessage"]
     with pytest.raises(ValueError, match=r"^no SQS action named 'Send'; actions: .*SendMessage"):
         fakesqs.calls("Send")
+    with pytest.raises(ValueError, match=r"UntagQueue; did you mean 'SendMessage'\?$"):
+        fakesqs.calls("SendMesage")
 
 
 SWALLOWING = """
