@@ -182,10 +182,12 @@ class DeadLetterBook:
                 '{"orders": {"dlq": "orders-dlq", "max_receive_count": 5}, "orders-dlq": {}}).'
             )
             return lines
+        in_flight = False
         for source in sorted(sources, key=lambda q: q.name):
             assert source.settings.redrive is not None
             limit = source.settings.redrive.max_receive_count
             live = self._directory.broker.states(source)
+            in_flight = in_flight or bool(live[State.IN_FLIGHT])
             counts = [m.receive_count for s in State if s is not State.GONE for m in live[s]]
             dlq = source.settings.redrive.dead_letter_queue[2]
             lines.append(
@@ -197,9 +199,11 @@ class DeadLetterBook:
                     else f"{source.name} has no messages left."
                 )
             )
-        lines.append(
-            "fakesqs.advance_to_next_event() makes in-flight messages visible again without waiting."
-        )
+        if in_flight:  # the usual reason a count stopped short: the test waited for nothing
+            lines.append(
+                "fakesqs.advance_to_next_event() makes in-flight messages visible again without "
+                "waiting."
+            )
         return lines
 
     def assert_no_dead_letters(self, queue: str | None, verbose: bool) -> None:

@@ -124,6 +124,20 @@ def test_nothing_dead_lettered_says_how_the_redrive_is_set_and_how_far_messages_
     )
 
 
+def test_with_nothing_in_flight_the_hint_to_advance_is_left_out(fakesqs: FakeSQS) -> None:
+    sqs = client()
+    url = fakesqs.queue("orders").url
+    sqs.send_message(QueueUrl=url, MessageBody="a")
+    sqs.receive_message(QueueUrl=url, VisibilityTimeout=0)  # visible again at once
+    assert failure(lambda: fakesqs.assert_dead_lettered(body="a")) == (
+        "assert_dead_lettered: expected at least 1 dead letter with body 'a', found none\n"
+        "No message reached a dead-letter queue during this test.\n"
+        "orders dead-letters a message to orders-dlq on the receive after its 2nd "
+        "(maxReceiveCount 2); its most-received message has been received once.\n"
+        "See docs/dead-letters.md (`fakesqs docs dead-letters` prints it)"
+    )
+
+
 @pytest.mark.fakesqs(queues={})
 def test_nothing_dead_lettered_without_any_redrive_says_how_to_declare_one(
     fakesqs: FakeSQS,
