@@ -63,8 +63,8 @@ def _trees(node: Tree[Token]) -> list[Tree[Token]]:
 
 
 def _label(node: Tree[Token]) -> str:
-    if node.data == "identifier":
-        return str(node.children[0])
+    if node.data != "string":  # a name: python-hcl2 tells keywords (for_each, in) apart
+        return "".join(str(token) for token in node.children if isinstance(token, Token))
     return "".join(str(part.children[0]) for part in node.children if isinstance(part, Tree))
 
 

@@ -352,6 +352,12 @@ REFUSED = [
         "resource; declare the queues with queues= instead",
     ),
     (
+        # python-hcl2 parses for_each as a keyword, not a name: it was once read as ""
+        'for_each = toset(["a", "b"])\n  name = "jobs-${each.key}"',
+        "main.tf:2: aws_sqs_queue.jobs: for_each is not supported: the fake makes one queue "
+        "per resource; declare the queues with queues= instead",
+    ),
+    (
         'name = "jobs"\n  visibility_timeout = 30\n  sqs_managed_sse = true',
         "main.tf:1: aws_sqs_queue.jobs: unsupported arguments sqs_managed_sse, "
         "visibility_timeout; the fake reads content_based_deduplication, deduplication_scope, "
