@@ -65,6 +65,13 @@ FUNCTIONS: dict[str, Callable[..., Any]] = {
     "trimprefix": lambda text, prefix: text.removeprefix(prefix),
     "min": min,
     "max": max,
+    # Collections, as count and for_each use them. A set of strings iterates in lexical order.
+    "toset": lambda items: sorted(set(items)),
+    "tolist": list,
+    "tomap": dict,
+    "length": len,
+    "keys": lambda mapping: sorted(mapping),
+    "values": lambda mapping: [mapping[key] for key in sorted(mapping)],
 }
 
 OPERATORS: dict[str, Callable[[Any, Any], Any]] = {

@@ -1,9 +1,10 @@
 """Terraform (`.tf`, `.tf.json`): aws_sqs_queue, yandex_message_queue and the SQS policy
-resources, with variables, locals and references between queues."""
+resources, with variables, locals, `count`, `for_each` and references between queues."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,25 @@ QUEUE_REFERENCE_ATTRIBUTES = {
     "aws_sqs_queue": ("arn", "id", "url", "name"),
     "yandex_message_queue": ("arn", "id", "name"),
 }
+_META_ARGUMENTS = ("count", "for_each")
+
+
+@dataclass(frozen=True)
+class Instance:
+    """One queue (or policy) a resource block makes: the block itself, or one of its `count`
+    or `for_each` instances, with what `count.index` / `each.key` and `each.value` read."""
+
+    block: Block
+    meta: str | None = None  # "count", "for_each", or None for a plain resource
+    key: int | str | None = None
+    value: Any = None
+
+    @property
+    def address(self) -> str:
+        if self.meta is None:
+            return self.block.address
+        key = self.key if self.meta == "count" else f'"{self.key}"'
+        return f"{self.block.address}[{key}]"
 
 
 class TerraformReader:
@@ -71,35 +91,104 @@ class TerraformReader:
         self.variables = variables
         self.addresses = addresses
         self.evaluator = Evaluator(self)
-        self._names: dict[tuple[str, str], str] = {}
+        self._names: dict[str, str] = {}  # instance address -> queue name
         self._locals: dict[str, Any] = {}
         self._evaluating: list[str] = []
+        self._instances: dict[str, list[Instance]] = {}  # block address -> its instances
+        # The instance whose arguments are being read: what `count.*` and `each.*` mean (None:
+        # a value of the module, a local or a count, where they mean nothing).
+        self._within: list[Instance | None] = []
 
     def queues(self) -> list[DeclaredQueue]:
-        declared = {
-            key: self._queue(block)
-            for key, block in self.module.resources.items()
-            if key[0] in QUEUE_TYPES
-        }
-        by_url = {self.addresses.url(q.name): q for q in declared.values()}
+        declared = [
+            self._queue(instance)
+            for (kind, _label), block in self.module.resources.items()
+            if kind in QUEUE_TYPES
+            for instance in self.instances(block)
+        ]
+        by_url = {self.addresses.url(q.name): q for q in declared}
         for (kind, _label), block in self.module.resources.items():
             if kind in POLICY_RESOURCES:
-                self._policy_resource(block, by_url)
-        return list(declared.values())
+                for instance in self.instances(block):
+                    self._policy_resource(instance, by_url)
+        return declared
+
+    # -- count and for_each ---------------------------------------------------------------------
+
+    def instances(self, block: Block) -> list[Instance]:
+        """The instances `block` makes, as Terraform expands its `count` or `for_each`."""
+        if block.address not in self._instances:
+            self._instances[block.address] = self._expand(block)
+        return self._instances[block.address]
+
+    def _expand(self, block: Block) -> list[Instance]:
+        given = [meta for meta in _META_ARGUMENTS if meta in block.attributes]
+        if not given:
+            return [Instance(block)]
+        if len(given) > 1:
+            raise IacError(
+                f"{block.location}: {block.address}: count and for_each cannot both be set"
+            )
+        (meta,) = given
+        expression = block.attributes[meta]
+        value = self._reading(None, expression, address=f"{block.address}.{meta}")
+        where = f"{expression.location}: {block.address}:"
+        if meta == "count":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise IacError(f"{where} count must be a whole number, 0 or more; got {value!r}")
+            return [Instance(block, "count", index) for index in range(value)]
+        if isinstance(value, dict):
+            return [Instance(block, "for_each", str(k), value[k]) for k in sorted(value)]
+        if isinstance(value, list) and all(isinstance(item, str) for item in value):
+            return [Instance(block, "for_each", item, item) for item in sorted(set(value))]
+        raise IacError(f"{where} for_each must be a map or a set of strings; got {value!r}")
+
+    def _each(self, root: str, steps: list[Step], where: Expression) -> Any:
+        """`count.index`, `each.key` or `each.value` of the instance being read."""
+        instance = self._within[-1] if self._within else None
+        wanted = "count" if root == "count" else "for_each"
+        if instance is None or instance.meta != wanted:
+            raise unresolvable(where, f"{root}.* is only known inside a resource with {wanted}")
+        names = ("index",) if root == "count" else ("key", "value")
+        if not steps or steps[0] not in names:
+            raise unresolvable(where, f"{root} has {' and '.join(names)}")
+        value = instance.key if steps[0] in ("index", "key") else instance.value
+        return apply_steps(value, steps[1:], where)
+
+    def _reading(
+        self, instance: Instance | None, expression: Expression, *, address: str | None = None
+    ) -> Any:
+        """`expression`'s value, read as an argument of `instance` (None: of no resource); with
+        an `address`, refusing a value that needs itself."""
+        self._within.append(instance)
+        try:
+            if address is not None:
+                return self._guarded(address, expression)
+            return self.evaluator.evaluate(expression)
+        finally:
+            self._within.pop()
 
     # -- queue resources ------------------------------------------------------------------------
 
-    def _queue(self, block: Block) -> DeclaredQueue:
+    def _queue(self, instance: Instance) -> DeclaredQueue:
+        block = instance.block
         kind = block.labels[0]
         if kind == "yandex_message_queue" and self.addresses.flavor != "ymq":
             raise IacError(
                 f"{block.location}: {block.address}: Yandex Message Queue resources need the "
                 "fakesqs option flavor='ymq'"
             )
-        self._refuse_meta_arguments(block)
         arguments = QUEUE_ARGUMENTS[kind]
         region_argument = _REGION_ARGUMENT[kind]
-        known = {*arguments, "name", "name_prefix", "tags", region_argument, *_IGNORED_ARGUMENTS}
+        known = {
+            *arguments,
+            *_META_ARGUMENTS,
+            "name",
+            "name_prefix",
+            "tags",
+            region_argument,
+            *_IGNORED_ARGUMENTS,
+        }
         unknown = sorted(set(block.attributes) - known) + sorted(
             b.kind for b in block.blocks if b.kind not in _IGNORED_ARGUMENTS
         )
@@ -110,75 +199,75 @@ class TerraformReader:
                 f"the fake reads {', '.join(sorted({*arguments, 'name', 'tags', region_argument}))}"
             )
         if region_argument in block.attributes:
-            self._check_region(block, block.attributes[region_argument])
-        queue = DeclaredQueue(self.queue_name(block), block.address, block.location)
+            self._check_region(instance, block.attributes[region_argument])
+        queue = DeclaredQueue(self.queue_name(instance), instance.address, block.location)
         for argument, attribute in arguments.items():
             expression = block.attributes.get(argument)
             if expression is None:
                 continue
-            value = self.evaluator.evaluate(expression)
+            value = self._reading(instance, expression)
             if value is not None:
                 queue.attributes[attribute] = attribute_text(value)
         if "tags" in block.attributes:
-            tags = self.evaluator.evaluate(block.attributes["tags"])
+            tags = self._reading(instance, block.attributes["tags"])
             if not isinstance(tags, dict):
                 raise IacError(f"{block.attributes['tags'].location}: tags must be a map")
             queue.tags = {str(k): attribute_text(v) for k, v in tags.items()}
         return queue
 
-    def _refuse_meta_arguments(self, block: Block) -> None:
-        for meta in ("count", "for_each"):
-            if meta in block.attributes:
-                raise IacError(
-                    f"{block.attributes[meta].location}: {block.address}: {meta} is not "
-                    "supported: the fake makes one queue per resource; declare the queues "
-                    "with queues= instead"
-                )
-
-    def _check_region(self, block: Block, expression: Expression) -> None:
-        region = self.evaluator.evaluate(expression)
+    def _check_region(self, instance: Instance, expression: Expression) -> None:
+        region = self._reading(instance, expression)
         if region is not None and region != self.addresses.region:
             raise IacError(
-                f"{expression.location}: {block.address}: region {region!r} is not the fake's "
-                f"region {self.addresses.region!r}; set the fakesqs option region={region!r}"
+                f"{expression.location}: {instance.address}: region {region!r} is not the "
+                f"fake's region {self.addresses.region!r}; set the fakesqs option "
+                f"region={region!r}"
             )
 
-    def queue_name(self, block: Block) -> str:
-        key = (block.labels[0], block.labels[1])
-        if key not in self._names:
+    def queue_name(self, instance: Instance) -> str:
+        block = instance.block
+        if instance.address not in self._names:
             if "name_prefix" in block.attributes:
                 raise IacError(
                     f"{block.attributes['name_prefix'].location}: {block.address}: name_prefix "
                     "gives the queue a random name a test cannot know; set name instead"
                 )
             expression = block.attributes.get("name")
+            if expression is None and instance.meta is not None:
+                raise IacError(
+                    f"{block.location}: {block.address}: a queue made by {instance.meta} needs "
+                    f"a name (Terraform would make random ones), e.g. "
+                    f'name = "{block.labels[1]}-${{{"count.index" if instance.meta == "count" else "each.key"}}}"'
+                )
             if expression is None:
                 name = block.labels[1]  # no name: the resource label stands in (documented)
                 fifo = block.attributes.get("fifo_queue")
-                if fifo is not None and self.evaluator.evaluate(fifo) in (True, "true"):
+                if fifo is not None and self._reading(instance, fifo) in (True, "true"):
                     name = name if name.endswith(".fifo") else f"{name}.fifo"
             else:
-                name = self._guarded(block.address + ".name", expression)
+                name = self._reading(instance, expression, address=instance.address + ".name")
                 if not isinstance(name, str):
-                    raise IacError(f"{expression.location}: {block.address}: name must be a string")
-            self._names[key] = name
-        return self._names[key]
+                    raise IacError(
+                        f"{expression.location}: {instance.address}: name must be a string"
+                    )
+            self._names[instance.address] = name
+        return self._names[instance.address]
 
-    def _policy_resource(self, block: Block, by_url: Mapping[str, DeclaredQueue]) -> None:
+    def _policy_resource(self, instance: Instance, by_url: Mapping[str, DeclaredQueue]) -> None:
+        block = instance.block
         argument, attribute = POLICY_RESOURCES[block.labels[0]]
-        self._refuse_meta_arguments(block)
         queue_url = block.attributes.get("queue_url")
         policy = block.attributes.get(argument)
         if queue_url is None or policy is None:
             raise IacError(f"{block.location}: {block.address}: needs queue_url and {argument}")
-        url = self.evaluator.evaluate(queue_url)
+        url = self._reading(instance, queue_url)
         queue = by_url.get(url) if isinstance(url, str) else None
         if queue is None:
             raise IacError(
-                f"{queue_url.location}: {block.address}: queue_url {queue_url.text()} is not a "
-                "queue declared in the files read"
+                f"{queue_url.location}: {instance.address}: queue_url {queue_url.text()} is not "
+                "a queue declared in the files read"
             )
-        queue.attributes[attribute] = attribute_text(self.evaluator.evaluate(policy))
+        queue.attributes[attribute] = attribute_text(self._reading(instance, policy))
 
     # -- references -----------------------------------------------------------------------------
 
@@ -199,8 +288,10 @@ class TerraformReader:
                 "the fake does not read data sources; write the value in the file (a string, "
                 "jsonencode(...) or a heredoc), or declare the queue with queues=",
             )
-        if root in QUEUE_TYPES and len(steps) >= 2:
-            return apply_steps(self._queue_attribute(root, steps, where), steps[2:], where)
+        if root in ("count", "each"):
+            return self._each(root, steps, where)
+        if root in QUEUE_TYPES and steps:
+            return self._queue_attribute(root, steps, where)
         if root == "aws_sns_topic" and len(steps) == 2 and steps[1] in ("arn", "name"):
             return self._topic(str(steps[0]), str(steps[1]), where)
         if not steps:
@@ -219,7 +310,7 @@ class TerraformReader:
         if block is None:
             raise unresolvable(where, f'no aws_sns_topic "{label}" in the files read')
         name = block.attributes.get("name")
-        topic = label if name is None else str(self.evaluator.evaluate(name))
+        topic = label if name is None else str(self._reading(None, name))
         if attribute == "name":
             return topic
         return f"arn:aws:sns:{self.addresses.region}:{self.addresses.account_id}:{topic}"
@@ -235,14 +326,14 @@ class TerraformReader:
             raise unresolvable(
                 where, f"the variable has no default; pass queues_from_vars={{{name!r}: ...}}"
             )
-        return self.evaluator.evaluate(default)
+        return self._reading(None, default)
 
     def _local(self, name: str, where: Expression) -> Any:
         if name not in self._locals:
             expression = self.module.locals.get(name)
             if expression is None:
                 raise unresolvable(where, f"no locals block gives local.{name} a value")
-            self._locals[name] = self._guarded(f"local.{name}", expression)
+            self._locals[name] = self._reading(None, expression, address=f"local.{name}")
         return self._locals[name]
 
     def _guarded(self, address: str, expression: Expression) -> Any:
@@ -257,11 +348,63 @@ class TerraformReader:
             self._evaluating.pop()
 
     def _queue_attribute(self, kind: str, steps: list[Step], where: Expression) -> Any:
-        label, attribute = str(steps[0]), str(steps[1])
+        label = str(steps[0])
         block = self.module.resources.get((kind, label))
         if block is None:
             raise unresolvable(where, f'no {kind} "{label}" in the files read')
-        name = self.queue_name(block)
+        if len(steps) == 1:  # the resource itself: `for_each = aws_sqs_queue.work`
+            return self._whole(block, where)
+        instance, rest = self._instance_named(block, steps[1:], where)
+        if not rest:
+            return self._object(instance, where)
+        attribute = str(rest[0])
+        return apply_steps(self._attribute_of(instance, attribute, where), rest[1:], where)
+
+    def _whole(self, block: Block, where: Expression) -> Any:
+        """A resource as a value: its object, or a list (count) or map (for_each) of them."""
+        instances = self.instances(block)
+        if "count" in block.attributes:
+            return [self._object(instance, where) for instance in instances]
+        if "for_each" in block.attributes:
+            return {str(instance.key): self._object(instance, where) for instance in instances}
+        return self._object(instances[0], where)
+
+    def _object(self, instance: Instance, where: Expression) -> dict[str, Any]:
+        """An instance as an object: the attributes a reference may read from it."""
+        kind = instance.block.labels[0]
+        return {
+            attribute: self._attribute_of(instance, attribute, where)
+            for attribute in QUEUE_REFERENCE_ATTRIBUTES[kind]
+        }
+
+    def _instance_named(
+        self, block: Block, steps: list[Step], where: Expression
+    ) -> tuple[Instance, list[Step]]:
+        """The instance a reference names (`x.arn`, `x[0].arn`, `x["a"].arn`), and the steps
+        after it."""
+        instances = self.instances(block)
+        metas = [meta for meta in _META_ARGUMENTS if meta in block.attributes]
+        if not metas:
+            return instances[0], steps
+        step = steps[0]
+        if metas == ["count"] and isinstance(step, str):
+            raise unresolvable(
+                where,
+                f"{block.address} has count set: name one of its queues, e.g. "
+                f"{block.address}[0].{step}",
+            )
+        for instance in instances:
+            if instance.key == step:
+                return instance, steps[1:]
+        known = ", ".join(i.address for i in instances) or "none: it makes no queue"
+        raise unresolvable(
+            where, f"{block.address} ({metas[0]}) has no instance {step!r}; its instances: {known}"
+        )
+
+    def _attribute_of(self, instance: Instance, attribute: str, where: Expression) -> Any:
+        block = instance.block
+        kind = block.labels[0]
+        name = self.queue_name(instance)
         if attribute == "arn":
             return self.addresses.arn(name)
         if attribute in ("id", "url") and attribute in QUEUE_REFERENCE_ATTRIBUTES[kind]:
@@ -270,7 +413,7 @@ class TerraformReader:
             return name
         expression = block.attributes.get(attribute)
         if expression is not None and attribute in QUEUE_ARGUMENTS[kind]:
-            return self.evaluator.evaluate(expression)
+            return self._reading(instance, expression)
         raise unresolvable(
             where,
             f"{kind} has no attribute {attribute} the fake knows "

@@ -291,8 +291,8 @@ UNRESOLVABLE = [
         'cidrhost("10.0.0.0/8", 1)',
         'main.tf:7: cannot evaluate cidrhost("10.0.0.0/8", 1): function cidrhost is not '
         "supported; the fake knows coalesce, concat, format, join, jsondecode, jsonencode, "
-        "lookup, lower, max, merge, min, replace, tobool, tonumber, tostring, trimprefix, "
-        "trimsuffix, upper",
+        "keys, length, lookup, lower, max, merge, min, replace, tobool, tolist, tomap, "
+        "tonumber, toset, tostring, trimprefix, trimsuffix, upper, values",
     ),
 ]
 
@@ -348,14 +348,24 @@ REFUSED = [
     ),
     (
         "count = 2",
-        "main.tf:2: aws_sqs_queue.jobs: count is not supported: the fake makes one queue per "
-        "resource; declare the queues with queues= instead",
+        "main.tf:1: aws_sqs_queue.jobs: a queue made by count needs a name (Terraform would make "
+        'random ones), e.g. name = "jobs-${count.index}"',
     ),
     (
-        # python-hcl2 parses for_each as a keyword, not a name: it was once read as ""
-        'for_each = toset(["a", "b"])\n  name = "jobs-${each.key}"',
-        "main.tf:2: aws_sqs_queue.jobs: for_each is not supported: the fake makes one queue "
-        "per resource; declare the queues with queues= instead",
+        "count = -1",
+        "main.tf:2: aws_sqs_queue.jobs: count must be a whole number, 0 or more; got -1",
+    ),
+    (
+        'count = 1\n  for_each = toset(["a"])',
+        "main.tf:1: aws_sqs_queue.jobs: count and for_each cannot both be set",
+    ),
+    (
+        'for_each = ["a", 1]\n  name = "jobs-${each.key}"',
+        "main.tf:2: aws_sqs_queue.jobs: for_each must be a map or a set of strings; got ['a', 1]",
+    ),
+    (
+        'name = "jobs-${each.key}"',
+        "main.tf:2: cannot resolve each.key: each.* is only known inside a resource with for_each",
     ),
     (
         'name = "jobs"\n  visibility_timeout = 30\n  sqs_managed_sse = true',
@@ -385,6 +395,173 @@ REFUSED = [
 )
 def test_what_the_fake_refuses_says_why(files: Files, body: str, message: str) -> None:
     files.write("main.tf", f'resource "aws_sqs_queue" "jobs" {{\n  {body}\n}}\n')
+
+    assert files.error("main.tf") == message
+
+
+FOR_EACH = """
+locals {
+  services = ["billing", "shipping"]
+  timeouts = { billing = 45, shipping = 90 }
+}
+
+resource "aws_sqs_queue" "dlq" {
+  for_each = toset(local.services)
+  name     = "acme-${each.key}-dlq"
+}
+
+resource "aws_sqs_queue" "work" {
+  for_each                   = local.timeouts
+  name                       = "acme-${each.key}"
+  visibility_timeout_seconds = each.value
+  tags                       = { service = each.key }
+}
+
+resource "aws_sqs_queue_redrive_policy" "work" {
+  for_each  = aws_sqs_queue.work
+  queue_url = aws_sqs_queue.work[each.key].id
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = aws_sqs_queue.dlq[each.key].arn
+    maxReceiveCount     = 3
+  })
+}
+
+resource "aws_sqs_queue" "events" {
+  count      = length(local.services)
+  name       = "events-${count.index}.fifo"
+  fifo_queue = true
+}
+
+resource "aws_sqs_queue" "audit" {
+  name = "audit"
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = aws_sqs_queue.dlq["billing"].arn
+    maxReceiveCount     = aws_sqs_queue.work["shipping"].visibility_timeout_seconds / 10
+  })
+}
+"""
+
+
+def test_count_and_for_each_make_a_queue_per_instance(files: Files) -> None:
+    files.write("main.tf", FOR_EACH)
+
+    assert files.queues("main.tf") == {
+        "acme-billing-dlq": {},
+        "acme-shipping-dlq": {},
+        "acme-billing": {
+            "VisibilityTimeout": "45",
+            "dlq": "acme-billing-dlq",
+            "max_receive_count": 3,
+            "tags": {"service": "billing"},
+        },
+        "acme-shipping": {
+            "VisibilityTimeout": "90",
+            "dlq": "acme-shipping-dlq",
+            "max_receive_count": 3,
+            "tags": {"service": "shipping"},
+        },
+        "events-0.fifo": {"FifoQueue": "true"},
+        "events-1.fifo": {"FifoQueue": "true"},
+        "audit": {"dlq": "acme-billing-dlq", "max_receive_count": 9},
+    }
+
+
+def test_count_and_for_each_in_tf_json(files: Files) -> None:
+    files.write(
+        "main.tf.json",
+        json.dumps(
+            {
+                "resource": {
+                    "aws_sqs_queue": {
+                        "jobs": {"for_each": '${toset(["a", "b"])}', "name": "jobs-${each.key}"},
+                        "shards": {"count": 2, "name": "shard-${count.index}"},
+                    }
+                }
+            }
+        ),
+    )
+
+    assert set(files.queues("main.tf.json")) == {"jobs-a", "jobs-b", "shard-0", "shard-1"}
+
+
+def test_each_means_nothing_in_a_local_or_in_for_each_itself(files: Files) -> None:
+    files.write(
+        "main.tf",
+        """
+        locals {
+          name = "jobs-${each.key}"
+        }
+        resource "aws_sqs_queue" "jobs" {
+          for_each = toset(["a"])
+          name     = local.name
+        }
+        """,
+    )
+    assert files.error("main.tf") == (
+        "main.tf:2: cannot resolve each.key: each.* is only known inside a resource with for_each"
+    )
+    files.write(
+        "main.tf",
+        """
+        resource "aws_sqs_queue" "jobs" {
+          for_each = aws_sqs_queue.jobs
+          name     = "jobs-${each.key}"
+        }
+        """,
+    )
+    assert files.error("main.tf") == (
+        "main.tf:2: references form a cycle: aws_sqs_queue.jobs.for_each -> "
+        "aws_sqs_queue.jobs.for_each"
+    )
+
+
+REFERENCES_TO_INSTANCES = [
+    (
+        "aws_sqs_queue.many.arn",
+        "main.tf:11: cannot resolve aws_sqs_queue.many.arn: aws_sqs_queue.many has count set: "
+        "name one of its queues, e.g. aws_sqs_queue.many[0].arn",
+    ),
+    (
+        "aws_sqs_queue.many[2].arn",
+        "main.tf:11: cannot resolve aws_sqs_queue.many[2].arn: aws_sqs_queue.many (count) has "
+        "no instance 2; its instances: aws_sqs_queue.many[0], aws_sqs_queue.many[1]",
+    ),
+    (
+        'aws_sqs_queue.keyed["c"].arn',
+        'main.tf:11: cannot resolve aws_sqs_queue.keyed["c"].arn: aws_sqs_queue.keyed '
+        "(for_each) has no instance 'c'; its instances: aws_sqs_queue.keyed[\"a\"], "
+        'aws_sqs_queue.keyed["b"]',
+    ),
+    (
+        "count.index",
+        "main.tf:11: cannot resolve count.index: count.* is only known inside a resource with count",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("reference", "message"), REFERENCES_TO_INSTANCES, ids=[r for r, _ in REFERENCES_TO_INSTANCES]
+)
+def test_a_reference_to_an_instance_names_the_instances_there_are(
+    files: Files, reference: str, message: str
+) -> None:
+    files.write(
+        "main.tf",
+        f"""
+        resource "aws_sqs_queue" "many" {{
+          count = 2
+          name  = "many-${{count.index}}"
+        }}
+        resource "aws_sqs_queue" "keyed" {{
+          for_each = toset(["a", "b"])
+          name     = "keyed-${{each.key}}"
+        }}
+        resource "aws_sqs_queue" "jobs" {{
+          name   = "jobs"
+          policy = {reference}
+        }}
+        """,
+    )
 
     assert files.error("main.tf") == message
 
