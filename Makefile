@@ -95,16 +95,18 @@ test-pythons: .venv-3.12/.installed .venv-3.13/.installed
 # The lowest versions pyproject.toml declares, so that the floor it promises is the one tested.
 OLDEST_VENV ?= .venv-oldest
 # botocore < 1.31.81 speaks the query/XML protocol to SQS, as many YMQ users still pin it.
-# python-hcl2 8.1.0 and 8.1.1 read `true` as a name (a reference the fake cannot resolve).
+# python-hcl2 8.1.0 and 8.1.1 read `true` as a name (a reference the fake cannot resolve);
+# moto before 5.1.16 names a raw SNS delivery's attributes in snake case.
 OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0' 'pluggy==1.2.0' \
-	'python-hcl2==8.1.2' 'lark==1.1.5'
+	'python-hcl2==8.1.2' 'lark==1.1.5' 'PyYAML==6.0' 'moto[sns,s3,events]==5.0.0' \
+	'httptools==0.6.4' 'greenlet==3.1.1' 'prometheus-client==0.17.0'
 $(eval $(call venv,$(OLDEST_VENV),$(PYTHON),$(OLDEST) $(SUITE)))
 OLDEST_SPEAKS_QUERY := 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
 
 # The pictures and the benchmarks' own tests read no botocore or pytest API that varies: 3.11's run.
 test-oldest: $(OLDEST_VENV)/.installed
 	$(OLDEST_VENV)/bin/python -c 'import botocore, pluggy, pytest; assert (botocore.__version__, pytest.__version__, pluggy.__version__) == ("1.31.80", "7.4.0", "1.2.0")'
-	$(OLDEST_VENV)/bin/python -c 'import importlib.metadata as m; assert (m.version("python-hcl2"), m.version("lark")) == ("8.1.2", "1.1.5")'
+	$(OLDEST_VENV)/bin/python -c 'import importlib.metadata as m; assert [m.version(d) for d in ("python-hcl2", "moto", "greenlet", "prometheus-client")] == ["8.1.2", "5.0.0", "3.1.1", "0.17.0"]'
 	$(OLDEST_VENV)/bin/python -c $(OLDEST_SPEAKS_QUERY)
 	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --ignore=tests/pictures --ignore=tests/benchmarks
 

@@ -99,10 +99,22 @@ def _delivering_service() -> Principal | None:
     )
 
 
+# moto's SNS hands a raw delivery's attributes over in the wire's names (moto 5.1.16 on) or in
+# snake case (moto 5.0.0 to 5.1.15): each key read as the wire names it.
+_ATTRIBUTE_KEYS = {
+    "DataType": "DataType",
+    "StringValue": "StringValue",
+    "BinaryValue": "BinaryValue",
+    "data_type": "DataType",
+    "string_value": "StringValue",
+    "binary_value": "BinaryValue",
+}
+
+
 def _wire_attributes(attributes: dict[str, Any]) -> dict[str, Any]:
     wire: dict[str, Any] = {}
     for name, value in attributes.items():
-        entry = {k: v for k, v in value.items() if k in ("DataType", "StringValue", "BinaryValue")}
+        entry = {_ATTRIBUTE_KEYS[k]: v for k, v in value.items() if k in _ATTRIBUTE_KEYS}
         if isinstance(entry.get("BinaryValue"), bytes | bytearray):
             entry["BinaryValue"] = base64.b64encode(entry["BinaryValue"]).decode("ascii")
         wire[name] = entry

@@ -100,6 +100,19 @@ def test_sns_raw_delivery_keeps_body_and_attributes(fake: FakeSQS) -> None:
     }
 
 
+def test_raw_delivery_attributes_read_in_either_of_motos_spellings() -> None:
+    # moto 5.0.0 to 5.1.15 hand SNS's raw delivery attributes to SQS in snake case (the oldest
+    # venv runs moto 5.0.0 through the test above); the bridge reads both spellings alike.
+    from pytest_fakesqs.transport.moto_bridge import _wire_attributes
+
+    wire = {"kind": {"DataType": "String", "StringValue": "order"}}
+    assert _wire_attributes({"kind": {"data_type": "String", "string_value": "order"}}) == wire
+    assert _wire_attributes(wire) == wire
+    assert _wire_attributes({"b": {"data_type": "Binary", "binary_value": b"\x00"}}) == {
+        "b": {"DataType": "Binary", "BinaryValue": "AA=="}
+    }
+
+
 def test_sns_fifo_topic_delivers_into_a_fake_fifo_queue(fake: FakeSQS) -> None:
     sqs, sns = client("sqs"), client("sns")
     url = fake.create_queue("orders.fifo", ContentBasedDeduplication=True)
