@@ -45,10 +45,12 @@ from .patching import Patches
 
 
 class _AsyncRawBody:
-    """The minimum of aiohttp's response that aiobotocore reads."""
+    """The minimum of aiohttp's response that aiobotocore reads: the body, and the headers as
+    bytes pairs (aiobotocore before 2.21 builds its header map from them)."""
 
-    def __init__(self, body: bytes) -> None:
+    def __init__(self, body: bytes, headers: dict[str, str]) -> None:
         self._body = body
+        self.raw_headers = tuple((k.encode("utf-8"), v.encode("utf-8")) for k, v in headers.items())
 
     async def read(self, *_args: Any, **_kwargs: Any) -> bytes:
         return self._body
@@ -56,7 +58,8 @@ class _AsyncRawBody:
 
 def to_aio_response(url: str, response: WireResponse) -> Any:
     response_class = importlib.import_module("aiobotocore.awsrequest").AioAWSResponse
-    return response_class(url, response.status, response.headers, _AsyncRawBody(response.body))
+    raw = _AsyncRawBody(response.body, response.headers)
+    return response_class(url, response.status, response.headers, raw)
 
 
 def _serving_send(original: Callable[..., Any]) -> Callable[..., Any]:
