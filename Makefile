@@ -64,7 +64,8 @@ AIO := -e '.[aio]' --group aio-test
 $(eval $(call venv,$(AIO_VENV),$(PYTHON),$(AIO)))
 
 # And the floor the aio extra declares (aiobotocore 2.13 builds its header map from aiohttp's
-# raw_headers, which 2.21 no longer reads): its aiohttp tests (the httpx ones, trio's among them, need aiobotocore 2.23).
+# raw_headers, which 2.21 no longer reads): the aiohttp tests; the httpx ones (trio's among
+# them) need aiobotocore 2.23 and skip.
 AIO_OLDEST_VENV ?= .venv-aio-oldest
 AIO_OLDEST := -e '.[aio]' 'aioboto3==13.0.0' 'aiobotocore==2.13.0' 'anyio==4.4.0' \
 	'trio>=0.25' 'pytest>=7.4' 'pytest-timeout>=2.2'
