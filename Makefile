@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv test-kombu-urllib3 test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
+.PHONY: examples test lint venv test-kombu-urllib3 test-kombu54 test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
 
 # The installer: uv, pinned, in a small venv of its own. It resolves and installs what pip would
 # (the same versions, dependency groups included) in seconds where pip takes a minute or more per
@@ -50,10 +50,21 @@ test-kombu-urllib3: $(KOMBU55_VENV)/.installed
 	FAKESQS_KOMBU_CLIENT=Urllib3Client $(KOMBU55_VENV)/bin/python -m pytest -q -p no:randomly \
 		tests/transport/test_kombu_http.py tests/interop/test_celery.py
 
+# kombu 5.4 (and Celery 5.4) poll with CurlClient too, through the hub and requests kombu had
+# before 5.5: iterating hub.on_close itself, asking for attributes in the query form.
+KOMBU54_VENV ?= .venv-kombu54
+KOMBU54 := -e . 'kombu==5.4.2' 'celery==5.4.0' 'pycurl>=7.45' 'pytest>=7.4' 'pytest-timeout>=2.2'
+$(eval $(call venv,$(KOMBU54_VENV),$(PYTHON),$(KOMBU54)))
+
+test-kombu54: $(KOMBU54_VENV)/.installed
+	$(KOMBU54_VENV)/bin/python -m pytest -q -p no:randomly \
+		tests/transport/test_kombu_http.py tests/interop/test_celery.py
+
 # Two workers: the suite is independent per test (xdist), and CI's machine has two cores.
-test: lint $(KOMBU55_VENV)/.installed
+test: lint $(KOMBU55_VENV)/.installed $(KOMBU54_VENV)/.installed
 	$(BIN)/python -m pytest -q -n 2
 	$(MAKE) --no-print-directory test-kombu-urllib3
+	$(MAKE) --no-print-directory test-kombu54
 
 test-xdist: $(VENV)/.installed
 	$(BIN)/python -m pytest -q -n 2

@@ -211,9 +211,10 @@ class _HubDeliveries:
         thread.start()
 
     def on_hub_close(self, _hub: Any) -> None:
-        self.close()
+        # kombu before 5.5 iterates hub.on_close itself while calling it: leave the set alone.
+        self.close(from_hub=True)
 
-    def close(self) -> None:
+    def close(self, *, from_hub: bool = False) -> None:
         """No callback runs after this; the polls still waiting are cancelled."""
         if self.closed:
             return
@@ -224,7 +225,8 @@ class _HubDeliveries:
             polls = list(self.polls)
         for token in polls:
             token.cancel()
-        self.hub.on_close.discard(self.on_hub_close)
+        if not from_hub:
+            self.hub.on_close.discard(self.on_hub_close)
         with contextlib.suppress(Exception):  # the hub may be closed already
             self.hub.remove(self.reader.fileno())
         self.reader.close()

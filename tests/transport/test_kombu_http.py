@@ -1,7 +1,8 @@
 """kombu's asynchronous HTTP client, the one Celery's SQS worker polls with, served in-process.
 
 The main venv has kombu 5.6+ (pycurl's CurlClient); `make test` also runs this file in a venv
-with kombu 5.5 (its Urllib3Client), so both clients kombu ever shipped are served. The venv says
+with kombu 5.5 (its Urllib3Client) and one with kombu 5.4 (CurlClient, the hub and requests of
+before 5.5), so both clients kombu ever shipped are served. The venv says
 which one it expects in FAKESQS_KOMBU_CLIENT, so a wrong install fails instead of skipping.
 """
 
@@ -18,6 +19,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import boto3
+import kombu
 import pytest
 from botocore.awsrequest import AWSRequest
 from kombu.asynchronous import Hub, set_event_loop
@@ -27,8 +29,10 @@ from vine import promise
 
 from pytest_fakesqs import FakeSQS, fake_sqs
 from pytest_fakesqs.fake.facade import core_of
+from pytest_fakesqs.transport.kombu_http import _HubDeliveries
 
 EXPECTED_CLIENT = os.environ.get("FAKESQS_KOMBU_CLIENT", "CurlClient")
+KOMBU_BEFORE_5_5 = tuple(int(part) for part in kombu.__version__.split(".")[:2]) < (5, 5)
 QUERY_PROTOCOL = boto3.client("sqs", region_name="us-east-1").meta.service_model.protocol == "query"
 # real-time: bounds how long a test drives the hub waiting for a callback; never reached
 DEADLINE = 30.0
@@ -79,6 +83,10 @@ def test_a_receive_through_kombu_is_answered_by_the_fake(fakesqs: FakeSQS, hub: 
     assert message["Body"] == "job"
     if QUERY_PROTOCOL:  # botocore < 1.31.81: the fake reads query requests with its model,
         assert "Attributes" not in message  # which lacks MessageSystemAttributeName.N
+    elif KOMBU_BEFORE_5_5:
+        # kombu < 5.5 sends the query form's AttributeName.1 inside a JSON body: not a member
+        # of the JSON protocol, so ignored (a guess at AWS: kombu 5.4 ran against it so).
+        assert "Attributes" not in message
     else:
         assert message["Attributes"] == {"ApproximateReceiveCount": "1"}
     assert threads == [threading.get_ident()]  # on the hub's own thread
@@ -100,6 +108,25 @@ def test_callbacks_run_when_the_client_runs_them(fakesqs: FakeSQS, hub: Hub) -> 
     [reply] = answers
     assert "Messages" not in reply
     assert [call.action for call in fakesqs.calls()] == ["ReceiveMessage"]
+
+
+@pytest.mark.skipif(EXPECTED_CLIENT != "CurlClient", reason="kombu 5.5's client answers at once")
+def test_the_hub_may_iterate_its_close_callbacks_as_kombu_before_5_5_does(
+    fakesqs: FakeSQS, hub: Hub
+) -> None:
+    """kombu 5.4's Hub.close runs `for callback in self.on_close` over the set itself: the
+    fake's close callback must not take itself out of it then (RuntimeError: Set changed size
+    during iteration, on every worker stop). Later kombus iterate a copy."""
+    url = fakesqs.create_queue("jobs")
+    answers: list[Any] = []
+    async_connection().receive_message(
+        "jobs", url, wait_time_seconds=0, callback=promise(answers.append)
+    )
+    run_until(hub, lambda: bool(answers))
+    [ours] = [c for c in hub.on_close if isinstance(getattr(c, "__self__", None), _HubDeliveries)]
+    before = set(hub.on_close)
+    ours(hub)  # as the hub's close calls it
+    assert hub.on_close == before  # left alone: the hub may be iterating it
 
 
 def test_deletes_and_visibility_changes_go_through_the_fake(fakesqs: FakeSQS, hub: Hub) -> None:
