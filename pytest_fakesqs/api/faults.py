@@ -40,13 +40,15 @@ RETRIED_BY_CLIENTS: tuple[ErrorCode, ...] = (
 RETRIED_CODES: tuple[str, ...] = tuple(error.spec.query_code for error in RETRIED_BY_CLIENTS)
 
 
+INJECTABLE_CODES: tuple[str, ...] = tuple(sorted(e.spec.query_code for e in INJECTABLE))
+
+
 def find_injectable(code: str) -> ErrorCode:
     """An injectable error by its query code ("KMS.ThrottlingException") or shape name."""
     for error in INJECTABLE:
         if code in (error.spec.query_code, error.spec.shape, error.name):
             return error
-    known = ", ".join(sorted(e.spec.query_code for e in INJECTABLE))
-    raise ValueError(f"cannot inject {code!r}; injectable codes: {known}")
+    raise ValueError(f"cannot inject {code!r}; injectable codes: {', '.join(INJECTABLE_CODES)}")
 
 
 def injected_error(code: str) -> SqsError:

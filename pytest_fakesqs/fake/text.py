@@ -35,15 +35,21 @@ def nearest(name: str, candidates: Iterable[str]) -> str | None:
     return matches[0] if matches else None
 
 
+def did_you_mean(name: str, candidates: Iterable[str]) -> str:
+    """`; did you mean 'SendMessage'?` for a misspelt name, or "": said after a list of the
+    names there are, where earlier releases ended their texts."""
+    close = nearest(name, candidates)
+    return "" if close is None else f"; did you mean {close!r}?"
+
+
 def check_action(action: str, actions: Iterable[str], *, lead: str) -> None:
     """Refuse an action name SQS does not have: `<lead> 'SendMesage'; actions: ...; did you
-    mean 'SendMessage'?` (the hint after the list, where earlier releases ended the text)."""
+    mean 'SendMessage'?`."""
     known = sorted(actions)
-    if action in known:
-        return
-    close = nearest(action, known)
-    hint = "" if close is None else f"; did you mean {close!r}?"
-    raise ValueError(f"{lead} {action!r}; actions: {', '.join(known)}{hint}")
+    if action not in known:
+        raise ValueError(
+            f"{lead} {action!r}; actions: {', '.join(known)}{did_you_mean(action, known)}"
+        )
 
 
 def abridge(text: str, *, verbose: bool, limit: int = BODY_LIMIT) -> str:

@@ -164,11 +164,17 @@ def test_fail_next_refuses_misuse(
     assert str(caught.value).startswith(message)
 
 
-def test_a_misspelt_action_is_told_the_closest_one_after_the_list(fakesqs: FakeSQS) -> None:
+def test_a_misspelt_action_or_code_is_told_the_closest_one_after_the_list(fakesqs: FakeSQS) -> None:
     with pytest.raises(ValueError, match=r"UntagQueue; did you mean 'SendMessage'\?$"):
         fakesqs.fail_next("SendMesage")
     with pytest.raises(ValueError, match=r"UntagQueue$"):  # nothing close: no guess
         fakesqs.fail_next("Frobnicate")
+    with pytest.raises(ValueError, match=r"^cannot inject 'RequestThrotled'; injectable codes: "):
+        fakesqs.fail_next("SendMessage", "RequestThrotled")
+    with pytest.raises(
+        ValueError, match=r"ThrottlingException; did you mean 'RequestThrottled'\?$"
+    ):
+        fakesqs.fail_next("SendMessage", "RequestThrotled")
 
 
 def test_calls_are_intercepted_only_once_there_is_something_to_inject(
