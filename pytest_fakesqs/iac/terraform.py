@@ -121,15 +121,19 @@ class TerraformReader:
             self._instances[block.address] = self._expand(block)
         return self._instances[block.address]
 
-    def _expand(self, block: Block) -> list[Instance]:
+    def _meta_argument(self, block: Block) -> str | None:
+        """ "count", "for_each" or None: which of them `block` sets (not both)."""
         given = [meta for meta in _META_ARGUMENTS if meta in block.attributes]
-        if not given:
-            return [Instance(block)]
         if len(given) > 1:
             raise IacError(
                 f"{block.location}: {block.address}: count and for_each cannot both be set"
             )
-        (meta,) = given
+        return given[0] if given else None
+
+    def _expand(self, block: Block) -> list[Instance]:
+        meta = self._meta_argument(block)
+        if meta is None:
+            return [Instance(block)]
         expression = block.attributes[meta]
         value = self._reading(None, expression, address=f"{block.address}.{meta}")
         where = f"{expression.location}: {block.address}:"
@@ -234,10 +238,11 @@ class TerraformReader:
                 )
             expression = block.attributes.get("name")
             if expression is None and instance.meta is not None:
+                key = "count.index" if instance.meta == "count" else "each.key"
                 raise IacError(
                     f"{block.location}: {block.address}: a queue made by {instance.meta} needs "
-                    f"a name (Terraform would make random ones), e.g. "
-                    f'name = "{block.labels[1]}-${{{"count.index" if instance.meta == "count" else "each.key"}}}"'
+                    f'a name (Terraform would make random ones), e.g. name = "{block.labels[1]}-'
+                    f'${{{key}}}"'
                 )
             if expression is None:
                 name = block.labels[1]  # no name: the resource label stands in (documented)
@@ -363,9 +368,10 @@ class TerraformReader:
     def _whole(self, block: Block, where: Expression) -> Any:
         """A resource as a value: its object, or a list (count) or map (for_each) of them."""
         instances = self.instances(block)
-        if "count" in block.attributes:
+        meta = self._meta_argument(block)
+        if meta == "count":
             return [self._object(instance, where) for instance in instances]
-        if "for_each" in block.attributes:
+        if meta == "for_each":
             return {str(instance.key): self._object(instance, where) for instance in instances}
         return self._object(instances[0], where)
 
@@ -383,11 +389,11 @@ class TerraformReader:
         """The instance a reference names (`x.arn`, `x[0].arn`, `x["a"].arn`), and the steps
         after it."""
         instances = self.instances(block)
-        metas = [meta for meta in _META_ARGUMENTS if meta in block.attributes]
-        if not metas:
+        meta = self._meta_argument(block)
+        if meta is None:
             return instances[0], steps
         step = steps[0]
-        if metas == ["count"] and isinstance(step, str):
+        if meta == "count" and isinstance(step, str):
             raise unresolvable(
                 where,
                 f"{block.address} has count set: name one of its queues, e.g. "
@@ -398,7 +404,7 @@ class TerraformReader:
                 return instance, steps[1:]
         known = ", ".join(i.address for i in instances) or "none: it makes no queue"
         raise unresolvable(
-            where, f"{block.address} ({metas[0]}) has no instance {step!r}; its instances: {known}"
+            where, f"{block.address} ({meta}) has no instance {step!r}; its instances: {known}"
         )
 
     def _attribute_of(self, instance: Instance, attribute: str, where: Expression) -> Any:
