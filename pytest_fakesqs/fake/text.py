@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 
 # Documentation pages (under docs/, with an anchor where the page has several sections) that
 # messages point to; tests/layout/test_docs.py checks that each page and anchor exists. The pages
@@ -42,14 +42,13 @@ def did_you_mean(name: str, candidates: Iterable[str]) -> str:
     return "" if close is None else f"; did you mean {close!r}?"
 
 
-def check_action(action: str, actions: Iterable[str], *, lead: str) -> None:
+def check_action(action: str, actions: Collection[str], *, lead: str) -> None:
     """Refuse an action name SQS does not have: `<lead> 'SendMesage'; actions: ...; did you
     mean 'SendMessage'?`."""
+    if action in actions:  # the usual case: a lookup, no list to sort
+        return
     known = sorted(actions)
-    if action not in known:
-        raise ValueError(
-            f"{lead} {action!r}; actions: {', '.join(known)}{did_you_mean(action, known)}"
-        )
+    raise ValueError(f"{lead} {action!r}; actions: {', '.join(known)}{did_you_mean(action, known)}")
 
 
 def abridge(text: str, *, verbose: bool, limit: int = BODY_LIMIT) -> str:
