@@ -50,7 +50,12 @@ class _AsyncRawBody:
 
     def __init__(self, body: bytes, headers: dict[str, str]) -> None:
         self._body = body
-        self.raw_headers = tuple((k.encode("utf-8"), v.encode("utf-8")) for k, v in headers.items())
+        self._headers = headers
+
+    @property
+    def raw_headers(self) -> tuple[tuple[bytes, bytes], ...]:
+        # Made when read: aiobotocore 2.21 and later never ask.
+        return tuple((k.encode("utf-8"), v.encode("utf-8")) for k, v in self._headers.items())
 
     async def read(self, *_args: Any, **_kwargs: Any) -> bytes:
         return self._body
