@@ -39,6 +39,12 @@ _NOT_XML = re.compile("[^\u0009\u000a\u000d\u0020-\ud7ff\ue000-\ufffd\U00010000-
 _ENVELOPE = frozenset(
     {"Action", "Version", "AWSAccessKeyId", "Signature", "SignatureMethod", "SignatureVersion"}
 )
+# Lists of strings SQS's query API takes that a query-era botocore model (< 1.31.81) lacks, by
+# action: member -> repeated name. The server is AWS's, not the client's model, and clients that
+# build their own requests (kombu 5.6+) send them whatever botocore is installed.
+_LATER_LISTS: dict[str, dict[str, str]] = {
+    "ReceiveMessage": {"MessageSystemAttributeNames": "MessageSystemAttributeName"},
+}
 
 
 @functools.cache
@@ -70,6 +76,10 @@ def decode(request: WireRequest) -> DecodedRequest:
         )
     input_shape = operation.input_shape
     params = _read_members(input_shape, "", fields)
+    for member, element in _LATER_LISTS.get(action, {}).items():
+        later = None if member in input_shape.members else _read_strings(element, fields)
+        if later:
+            params[member] = later
     if "QueueUrl" in input_shape.members and "QueueUrl" not in params:
         queue_url = _queue_url_from_path(request.url)
         if queue_url is not None:
@@ -148,6 +158,12 @@ def _read_member(name: str, shape: Shape, prefix: str, fields: _Form) -> Any:
             base = _join(_join(prefix, name), "entry")
         return _read_map(shape, base, entry, fields)
     return _read_value(shape, _join(prefix, name), fields)
+
+
+def _read_strings(element: str, fields: _Form) -> list[str]:
+    """`Element.1=a&Element.2=b`, a flattened list of strings, read without a model."""
+    read = (fields.get(f"{element}.{i}") for i in fields.indices(element))
+    return [text for text in read if text is not None]
 
 
 def _read_map(shape: MapShape, base: str, entry: MapEntry, fields: _Form) -> dict[str, Any] | None:

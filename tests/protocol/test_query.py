@@ -168,6 +168,28 @@ def test_indexes_are_read_in_numeric_order() -> None:
     assert decoded.params["AttributeNames"] == ["n1", "n2", "n10"]
 
 
+def test_a_receive_names_system_attributes_whatever_botocore_model_is_installed() -> None:
+    # kombu 5.6+ builds its own query requests: a query-era model (CI's oldest run) lacks the
+    # member, and SQS still reads it.
+    names = {"MessageSystemAttributeName.2": "SentTimestamp", "MessageSystemAttributeName.1": "All"}
+    decoded = query.decode(form_request({"Action": "ReceiveMessage", "QueueUrl": "u", **names}))
+    assert decoded.params["MessageSystemAttributeNames"] == ["All", "SentTimestamp"]
+    plain = query.decode(form_request({"Action": "ReceiveMessage", "QueueUrl": "u"}))
+    assert "MessageSystemAttributeNames" not in plain.params
+
+
+@pytest.mark.skipif(installed_botocore_speaks_query(), reason="the JSON-era model has them")
+def test_members_read_without_a_model_are_the_json_era_models() -> None:
+    for action, members in query._LATER_LISTS.items():
+        shape = query.service_model().operation_model(action).input_shape
+        for member, element in members.items():
+            list_shape = shape.members[member]
+            assert isinstance(list_shape, ListShape)
+            assert list_shape.serialization.get("flattened")
+            assert LIST_ELEMENTS[list_shape.name] == element
+            assert list_shape.member.type_name == "string"
+
+
 def test_parameters_in_the_url_query_string_count() -> None:
     decoded = query.decode(
         WireRequest("GET", ENDPOINT + "?Action=GetQueueUrl&QueueName=work", {}, b"")
