@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv test-kombu-urllib3 test-kombu54 test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
+.PHONY: examples test lint venv test-kombu-urllib3 test-kombu54 test-frameworks-oldest test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
 
 # The installer: uv, pinned, in a small venv of its own. It resolves and installs what pip would
 # (the same versions, dependency groups included) in seconds where pip takes a minute or more per
@@ -51,9 +51,10 @@ test-kombu-urllib3: $(KOMBU55_VENV)/.installed
 		tests/transport/test_kombu_http.py tests/interop/test_celery.py
 
 # kombu 5.4 (and Celery 5.4) poll with CurlClient too, through the hub and requests kombu had
-# before 5.5: iterating hub.on_close itself, asking for attributes in the query form.
+# before 5.5: iterating hub.on_close itself, asking for attributes in the query form. pycurl at
+# the floor the frameworks group declares.
 KOMBU54_VENV ?= .venv-kombu54
-KOMBU54 := -e . 'kombu==5.4.2' 'celery==5.4.0' 'pycurl>=7.45' 'pytest>=7.4' 'pytest-timeout>=2.2'
+KOMBU54 := -e . 'kombu==5.4.2' 'celery==5.4.0' 'pycurl==7.45.3' 'pytest>=7.4' 'pytest-timeout>=2.2'
 $(eval $(call venv,$(KOMBU54_VENV),$(PYTHON),$(KOMBU54)))
 
 test-kombu54: $(KOMBU54_VENV)/.installed
@@ -124,12 +125,26 @@ OLDEST := 'boto3==1.28.80' 'botocore==1.31.80' 'pytest==7.4.0' 'pluggy==1.2.0' \
 $(eval $(call venv,$(OLDEST_VENV),$(PYTHON),$(OLDEST) $(SUITE)))
 OLDEST_SPEAKS_QUERY := 'import botocore.session as s; p = s.get_session().get_service_model("sqs").protocol; assert p == "query", p'
 
+# The floors of the frameworks group, in a venv of their own (Celery 5.5.0 brings kombu 5.5 and
+# its Urllib3Client; pycurl's floor is tested beside kombu 5.4 above).
+FRAMEWORKS_OLDEST_VENV ?= .venv-frameworks-oldest
+FRAMEWORKS_OLDEST := -e . 'celery==5.5.0' 'dramatiq-sqs==0.4.0' 'pyqs==1.0.0' \
+	'aws-lambda-powertools==3.0.0' 'aiosqs==1.0.4' 'trustme==1.1.0' 'pytest>=7.4' 'pytest-timeout>=2.2'
+$(eval $(call venv,$(FRAMEWORKS_OLDEST_VENV),$(PYTHON),$(FRAMEWORKS_OLDEST)))
+
+test-frameworks-oldest: $(FRAMEWORKS_OLDEST_VENV)/.installed
+	$(FRAMEWORKS_OLDEST_VENV)/bin/python -c 'import importlib.metadata as m; assert [m.version(d) for d in ("celery", "dramatiq-sqs", "aiosqs")] == ["5.5.0", "0.4.0", "1.0.4"]'
+	FAKESQS_KOMBU_CLIENT=Urllib3Client $(FRAMEWORKS_OLDEST_VENV)/bin/python -m pytest -q -p no:randomly \
+		tests/interop/test_consumer_frameworks.py tests/interop/test_over_http.py \
+		tests/interop/test_celery.py examples/celery
+
 # The pictures and the benchmarks' own tests read no botocore or pytest API that varies: 3.11's run.
-test-oldest: $(OLDEST_VENV)/.installed
+test-oldest: $(OLDEST_VENV)/.installed $(FRAMEWORKS_OLDEST_VENV)/.installed
 	$(OLDEST_VENV)/bin/python -c 'import botocore, pluggy, pytest; assert (botocore.__version__, pytest.__version__, pluggy.__version__) == ("1.31.80", "7.4.0", "1.2.0")'
 	$(OLDEST_VENV)/bin/python -c 'import importlib.metadata as m; assert [m.version(d) for d in ("python-hcl2", "moto", "greenlet", "prometheus-client")] == ["8.1.2", "5.0.0", "3.1.1", "0.17.0"]'
 	$(OLDEST_VENV)/bin/python -c $(OLDEST_SPEAKS_QUERY)
 	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --ignore=tests/pictures --ignore=tests/benchmarks
+	$(MAKE) --no-print-directory test-frameworks-oldest
 
 # The boto3-level tests through the query/XML protocol: the oldest venv's botocore speaks it.
 test-query: $(OLDEST_VENV)/.installed
