@@ -152,12 +152,30 @@ class ContractSQS:
             return name_or_url
         if name_or_url in self._created:
             return self._created[name_or_url]
+        real_name = self.real_name(name_or_url)
         try:
-            url: str = self.client.get_queue_url(QueueName=self.real_name(name_or_url))["QueueUrl"]
+            url: str = self.client.get_queue_url(QueueName=real_name)["QueueUrl"]
         except ClientError:
-            known = ", ".join(sorted(self._created)) or "none"
-            raise LookupError(f"no queue named {name_or_url!r}; queues: {known}") from None
+            raise LookupError(self._not_found(name_or_url, real_name)) from None
         return url
+
+    def _not_found(self, name: str, real_name: str) -> str:
+        known = ", ".join(sorted(self._created)) or "none"
+        text = f"no queue named {name!r} (looked up as {real_name!r}); queues: {known}"
+        try:  # a read: whether the code under test made the queue itself, with its bare name
+            bare: str | None = self.client.get_queue_url(QueueName=name)["QueueUrl"]
+        except ClientError:
+            bare = None
+        if bare is None:
+            return text
+        return (
+            f"{text}. The endpoint has a queue named {name!r} without the prefix ({bare}): "
+            "contract mode finds only queues made through the fixture (create_queue, the "
+            "queues option), not one the code under test created itself, and it does not "
+            f"delete that one at teardown. Read it by URL (fakesqs.queue({bare!r})), declare "
+            "the queue through the fixture and hand its URL to the code, or mark the test "
+            "@pytest.mark.fakesqs_only"
+        )
 
     def queue(self, name_or_url: str) -> ContractQueueView:
         return ContractQueueView(self.client, self._url(name_or_url))

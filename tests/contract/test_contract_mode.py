@@ -188,6 +188,42 @@ def test_declared_queues_are_created_as_the_fake_creates_them(
     assert live_queues(real_endpoint) == []
 
 
+def test_a_queue_the_code_made_with_its_bare_name_is_named_in_the_lookup_error(
+    pytester: pytest.Pytester, real_endpoint: FakeSQSServer
+) -> None:
+    pytester.makepyfile(
+        """
+        import boto3, pytest
+
+        def test_lookup(fakesqs):
+            fakesqs.create_queue("orders")
+            # The code under test creates its own queue, as kombu does for Celery's "celery".
+            boto3.client("sqs", region_name="us-east-1").create_queue(QueueName="jobs")
+            with pytest.raises(LookupError) as caught:
+                fakesqs.queue("jobs")
+            print("JOBS:", caught.value)
+            with pytest.raises(LookupError) as caught:
+                fakesqs.queue("nope")
+            print("NOPE:", caught.value)
+        """
+    )
+    result = run(pytester, real_endpoint, "-s")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(
+        [
+            "*JOBS: no queue named 'jobs' (looked up as 'fsq*-1-jobs'); queues: orders. The "
+            "endpoint has a queue named 'jobs' without the prefix (http://127.0.0.1:*/jobs): "
+            "contract mode finds only queues made through the fixture (create_queue, the queues "
+            "option), not one the code under test created itself, and it does not delete that "
+            "one at teardown. Read it by URL (fakesqs.queue('http://127.0.0.1:*/jobs')), declare "
+            "the queue through the fixture and hand its URL to the code, or mark the test "
+            "@pytest.mark.fakesqs_only",
+            "*NOPE: no queue named 'nope' (looked up as 'fsq*-1-nope'); queues: orders",
+        ]
+    )
+    assert live_queues(real_endpoint) == ["jobs"]  # not the fixture's: left, as the text says
+
+
 def test_a_queue_that_cannot_be_deleted_is_a_warning_naming_it(
     pytester: pytest.Pytester, real_endpoint: FakeSQSServer
 ) -> None:
