@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: examples test lint venv test-kombu-urllib3 test-kombu54 test-frameworks-oldest test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
+.PHONY: examples test lint venv test-kombu-urllib3 test-kombu54 test-frameworks-oldest test-hypothesis-oldest test-xdist test-aio test-query contract test-pythons test-oldest test-wheel test-browser docs-screenshot test-third-party
 
 # The installer: uv, pinned, in a small venv of its own. It resolves and installs what pip would
 # (the same versions, dependency groups included) in seconds where pip takes a minute or more per
@@ -138,13 +138,25 @@ test-frameworks-oldest: $(FRAMEWORKS_OLDEST_VENV)/.installed
 		tests/interop/test_consumer_frameworks.py tests/interop/test_over_http.py \
 		tests/interop/test_celery.py examples/celery
 
+# The `hypothesis` extra's floor (the test group needs a later Hypothesis): what the extra serves,
+# pytest_fakesqs.strategies, and the examples that explore fault schedules with it.
+HYPOTHESIS_OLDEST_VENV ?= .venv-hypothesis-oldest
+HYPOTHESIS_OLDEST := -e '.[hypothesis]' 'hypothesis==6.80.0' 'pytest>=7.4' 'pytest-timeout>=2.2'
+$(eval $(call venv,$(HYPOTHESIS_OLDEST_VENV),$(PYTHON),$(HYPOTHESIS_OLDEST)))
+
+test-hypothesis-oldest: $(HYPOTHESIS_OLDEST_VENV)/.installed
+	$(HYPOTHESIS_OLDEST_VENV)/bin/python -c 'import hypothesis; assert hypothesis.__version__ == "6.80.0"'
+	$(HYPOTHESIS_OLDEST_VENV)/bin/python -m pytest -q -p no:randomly \
+		tests/fake/test_strategies.py tests/fake/test_fault_schedule.py examples/explore
+
 # The pictures and the benchmarks' own tests read no botocore or pytest API that varies: 3.11's run.
-test-oldest: $(OLDEST_VENV)/.installed $(FRAMEWORKS_OLDEST_VENV)/.installed
+test-oldest: $(OLDEST_VENV)/.installed $(FRAMEWORKS_OLDEST_VENV)/.installed $(HYPOTHESIS_OLDEST_VENV)/.installed
 	$(OLDEST_VENV)/bin/python -c 'import botocore, pluggy, pytest; assert (botocore.__version__, pytest.__version__, pluggy.__version__) == ("1.31.80", "7.4.0", "1.2.0")'
 	$(OLDEST_VENV)/bin/python -c 'import importlib.metadata as m; assert [m.version(d) for d in ("python-hcl2", "moto", "greenlet", "prometheus-client")] == ["8.1.2", "5.0.0", "3.1.1", "0.17.0"]'
 	$(OLDEST_VENV)/bin/python -c $(OLDEST_SPEAKS_QUERY)
 	$(OLDEST_VENV)/bin/python -m pytest -q -n 2 --ignore=tests/pictures --ignore=tests/benchmarks
 	$(MAKE) --no-print-directory test-frameworks-oldest
+	$(MAKE) --no-print-directory test-hypothesis-oldest
 
 # The boto3-level tests through the query/XML protocol: the oldest venv's botocore speaks it.
 test-query: $(OLDEST_VENV)/.installed
