@@ -70,8 +70,6 @@ def unresolvable(where: Expression, why: str) -> IacError:
 _UNSUPPORTED = {
     "for_tuple_expr": "for expressions",
     "for_object_expr": "for expressions",
-    "attr_splat_expr_term": "splat expressions",
-    "full_splat_expr_term": "splat expressions",
 }
 _ESCAPES = {"n": "\n", "r": "\r", "t": "\t", '"': '"', "\\": "\\"}
 _ESCAPE = re.compile(r"\\(u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|.)")
@@ -149,6 +147,8 @@ class Evaluator:
             return dict(self._object_element(elem, where) for elem in _parts(node))
         if kind in ("get_attr_expr_term", "index_expr_term", "identifier"):
             return self._reference(node, here)
+        if kind in ("full_splat_expr_term", "attr_splat_expr_term"):
+            return self._splat(node, where, here)
         if kind == "function_call":
             return self._call(node, here)
         if kind == "conditional":
@@ -305,6 +305,30 @@ class Evaluator:
             return _apply_steps(self._tree(current, here), steps, here)
         return self.resolver.resolve(str(current.children[0]), steps, here)
 
+    def _splat(self, node: Tree[Token], where: Expression, here: Expression) -> Any:
+        """`x[*].a.b[0]`: `.a.b[0]` from each element of x. The older `x.*.a.b[0]` takes only
+        the attributes from each, and the index from the list they make (HCL's spec). As in
+        Terraform, a value that is not a list is a list of itself, and null is []."""
+        base_node, splat = _parts(node)
+        base = self._tree(base_node, where)
+        parts = _parts(splat)
+        each = len(parts)
+        if node.data == "attr_splat_expr_term":
+            each = next((i for i, part in enumerate(parts) if part.data != "get_attr"), each)
+        steps = [
+            str(_parts(part)[0].children[0]) if part.data == "get_attr" else self._index(part, here)
+            for part in parts
+        ]
+        if isinstance(base, dict) and each and steps[0] not in base:
+            raise unresolvable(
+                here,
+                "a splat reads a list, and this is a map (a for_each resource is one): "
+                f"splat its values instead, values({self.at(base_node, where).text()})[*]",
+            )
+        items = [] if base is None else base if isinstance(base, list) else [base]
+        picked = [_apply_steps(item, steps[:each], here) for item in items]
+        return _apply_steps(picked, steps[each:], here)
+
     def _index(self, step: Tree[Token], here: Expression) -> Step:
         if step.data == "short_index":
             return int(str(step.children[-1]))
@@ -366,6 +390,10 @@ def apply_steps(value: Any, steps: list[Step], where: Expression) -> Any:
 
 def _apply_steps(value: Any, steps: list[Step], where: Expression) -> Any:
     for step in steps:
+        if isinstance(value, str):  # HCL indexes collections only, never a string
+            raise unresolvable(
+                where, f"a string has no {step!r}: only lists, maps and objects take [...] or .name"
+            )
         try:
             value = value[step]
         except (KeyError, IndexError, TypeError):

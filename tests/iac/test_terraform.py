@@ -515,6 +515,108 @@ def test_each_means_nothing_in_a_local_or_in_for_each_itself(files: Files) -> No
     )
 
 
+SPLATS = """
+locals {
+  teams = [{ name = "billing", retries = 3 }, { name = "shipping", retries = 5 }]
+}
+
+resource "aws_sqs_queue" "dlq" {
+  count = length(local.teams)
+  name  = "${local.teams[count.index].name}-dlq"
+}
+
+resource "aws_sqs_queue" "work" {
+  count = length(local.teams)
+  name  = local.teams[count.index].name
+  redrive_policy = jsonencode({
+    deadLetterTargetArn = (aws_sqs_queue.dlq[*].arn)[count.index]
+    # The older splat: the index picks from the list of retries (HCL's spec).
+    maxReceiveCount     = local.teams.*.retries[count.index]
+  })
+}
+
+resource "aws_sqs_queue" "keyed" {
+  for_each = toset(["a", "b"])
+  name     = "keyed-${each.key}"
+}
+
+resource "aws_sqs_queue" "redrive_target" {
+  name = "redrive-target"
+  redrive_allow_policy = jsonencode({
+    redrivePermission = "byQueue"
+    sourceQueueArns   = concat(aws_sqs_queue.work[*].arn, values(aws_sqs_queue.keyed)[*].arn)
+  })
+  tags = { single = join(",", aws_sqs_queue.redrive_target_name[*].name), none = length(var.none[*]) }
+}
+
+resource "aws_sqs_queue" "redrive_target_name" {
+  name = "only-one"
+}
+
+variable "none" {
+  default = null
+}
+"""
+
+
+def test_splat_expressions_read_each_element(files: Files) -> None:
+    files.write("main.tf", SPLATS)
+
+    queues = files.queues("main.tf")
+
+    arn = "arn:aws:sqs:us-east-1:123456789012:{}".format
+    assert queues["billing"] == {"dlq": "billing-dlq", "max_receive_count": 3}
+    assert queues["shipping"] == {"dlq": "shipping-dlq", "max_receive_count": 5}
+    target = queues["redrive-target"]
+    assert json.loads(target["RedriveAllowPolicy"])["sourceQueueArns"] == [
+        arn("billing"),
+        arn("shipping"),
+        arn("keyed-a"),
+        arn("keyed-b"),
+    ]
+    # A value that is no list is a list of itself, and null an empty one, as in Terraform.
+    assert target["tags"] == {"single": "only-one", "none": "0"}
+
+
+SPLAT_ERRORS = [
+    (
+        "aws_sqs_queue.keyed[*].arn",
+        "main.tf:11: cannot resolve aws_sqs_queue.keyed[*].arn: a splat reads a list, and this is "
+        "a map (a for_each resource is one): splat its values instead, "
+        "values(aws_sqs_queue.keyed)[*]",
+    ),
+    (
+        # Everything after [*] applies to each element: an ARN is a string, and has no [0].
+        "aws_sqs_queue.many[*].arn[0]",
+        "main.tf:11: cannot resolve aws_sqs_queue.many[*].arn[0]: a string has no 0: only lists, "
+        "maps and objects take [...] or .name",
+    ),
+]
+
+
+@pytest.mark.parametrize(("reference", "message"), SPLAT_ERRORS, ids=["map", "index after"])
+def test_a_splat_that_cannot_be_read_says_why(files: Files, reference: str, message: str) -> None:
+    files.write(
+        "main.tf",
+        f"""
+        resource "aws_sqs_queue" "many" {{
+          count = 2
+          name  = "many-${{count.index}}"
+        }}
+        resource "aws_sqs_queue" "keyed" {{
+          for_each = toset(["a", "b"])
+          name     = "keyed-${{each.key}}"
+        }}
+        resource "aws_sqs_queue" "jobs" {{
+          name   = "jobs"
+          policy = jsonencode({{ Resource = {reference} }})
+        }}
+        """,
+    )
+
+    assert files.error("main.tf") == message
+
+
 REFERENCES_TO_INSTANCES = [
     (
         "aws_sqs_queue.many.arn",
