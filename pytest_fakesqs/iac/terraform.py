@@ -60,6 +60,9 @@ QUEUE_REFERENCE_ATTRIBUTES = {
     "aws_sqs_queue": ("arn", "id", "url", "name"),
     "yandex_message_queue": ("arn", "id", "name"),
 }
+# Topics only give queue policies their ARN (a topic's id is its ARN, as in the AWS provider).
+TOPIC = "aws_sns_topic"
+_REFERENCE_ATTRIBUTES = {**QUEUE_REFERENCE_ATTRIBUTES, TOPIC: ("arn", "id", "name")}
 _META_ARGUMENTS = ("count", "for_each")
 
 
@@ -295,10 +298,8 @@ class TerraformReader:
             )
         if root in ("count", "each"):
             return self._each(root, steps, where)
-        if root in QUEUE_TYPES and steps:
-            return self._queue_attribute(root, steps, where)
-        if root == "aws_sns_topic" and len(steps) == 2 and steps[1] in ("arn", "name"):
-            return self._topic(str(steps[0]), str(steps[1]), where)
+        if (root in QUEUE_TYPES or root == TOPIC) and steps:
+            return self._resource_attribute(root, steps, where)
         if not steps:
             raise unresolvable(where, f"{root} is not a value the fake knows")
         if root in POLICY_RESOURCES or "_" in root:
@@ -309,16 +310,15 @@ class TerraformReader:
             )
         raise unresolvable(where, f"{root}.* is not supported in queue definitions")
 
-    def _topic(self, label: str, attribute: str, where: Expression) -> str:
+    def _topic_attribute(self, instance: Instance, attribute: str, where: Expression) -> str:
         # Queue policies name the topics that may send: their ARN is known from the name.
-        block = self.module.resources.get(("aws_sns_topic", label))
-        if block is None:
-            raise unresolvable(where, f'no aws_sns_topic "{label}" in the files read')
-        name = block.attributes.get("name")
-        topic = label if name is None else str(self._reading(None, name))
+        name = instance.block.attributes.get("name")
+        topic = instance.block.labels[1] if name is None else str(self._reading(instance, name))
         if attribute == "name":
             return topic
-        return f"arn:aws:sns:{self.addresses.region}:{self.addresses.account_id}:{topic}"
+        if attribute in ("arn", "id"):
+            return f"arn:aws:sns:{self.addresses.region}:{self.addresses.account_id}:{topic}"
+        raise unresolvable(where, f"the fake knows an {TOPIC}'s arn, id and name only")
 
     def _variable(self, name: str, where: Expression) -> Any:
         block = self.module.variables.get(name)
@@ -352,7 +352,7 @@ class TerraformReader:
         finally:
             self._evaluating.pop()
 
-    def _queue_attribute(self, kind: str, steps: list[Step], where: Expression) -> Any:
+    def _resource_attribute(self, kind: str, steps: list[Step], where: Expression) -> Any:
         label = str(steps[0])
         block = self.module.resources.get((kind, label))
         if block is None:
@@ -380,7 +380,7 @@ class TerraformReader:
         kind = instance.block.labels[0]
         return {
             attribute: self._attribute_of(instance, attribute, where)
-            for attribute in QUEUE_REFERENCE_ATTRIBUTES[kind]
+            for attribute in _REFERENCE_ATTRIBUTES[kind]
         }
 
     def _instance_named(
@@ -396,7 +396,8 @@ class TerraformReader:
         if meta == "count" and isinstance(step, str):
             raise unresolvable(
                 where,
-                f"{block.address} has count set: name one of its queues, e.g. "
+                f"{block.address} has count set: name one of its "
+                f"{'topics' if block.labels[0] == TOPIC else 'queues'}, e.g. "
                 f"{block.address}[0].{step}",
             )
         for instance in instances:
@@ -410,6 +411,8 @@ class TerraformReader:
     def _attribute_of(self, instance: Instance, attribute: str, where: Expression) -> Any:
         block = instance.block
         kind = block.labels[0]
+        if kind == TOPIC:
+            return self._topic_attribute(instance, attribute, where)
         name = self.queue_name(instance)
         if attribute == "arn":
             return self.addresses.arn(name)

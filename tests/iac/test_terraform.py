@@ -578,6 +578,68 @@ def test_splat_expressions_read_each_element(files: Files) -> None:
     assert target["tags"] == {"single": "only-one", "none": "0"}
 
 
+def test_topics_made_by_count_and_for_each_give_policies_their_arns(files: Files) -> None:
+    files.write(
+        "main.tf",
+        """
+        resource "aws_sns_topic" "events" {
+          for_each = toset(["orders", "refunds"])
+          name     = "shop-${each.key}"
+        }
+        resource "aws_sns_topic" "audit" {
+          count = 2
+          name  = "audit-${count.index}"
+        }
+        resource "aws_sqs_queue" "inbox" {
+          for_each = aws_sns_topic.events
+          name     = "${each.value.name}-inbox"
+          policy = jsonencode({
+            Statement = [{
+              Effect    = "Allow"
+              Principal = { Service = "sns.amazonaws.com" }
+              Action    = "sqs:SendMessage"
+              Condition = { ArnEquals = { "aws:SourceArn" = aws_sns_topic.events[each.key].arn } }
+            }]
+          })
+        }
+        resource "aws_sqs_queue" "audit" {
+          name = "audit"
+          policy = jsonencode({
+            Statement = [{
+              Effect    = "Allow"
+              Principal = { Service = "sns.amazonaws.com" }
+              Action    = "sqs:SendMessage"
+              Condition = { ArnEquals = { "aws:SourceArn" = aws_sns_topic.audit[*].id } }
+            }]
+          })
+        }
+        """,
+    )
+
+    queues = files.queues("main.tf")
+
+    def source_arns(queue: str) -> object:
+        [statement] = json.loads(queues[queue]["Policy"])["Statement"]
+        return statement["Condition"]["ArnEquals"]["aws:SourceArn"]
+
+    topic = "arn:aws:sns:us-east-1:123456789012:{}".format
+    assert source_arns("shop-orders-inbox") == topic("shop-orders")
+    assert source_arns("shop-refunds-inbox") == topic("shop-refunds")
+    assert source_arns("audit") == [topic("audit-0"), topic("audit-1")]
+
+    main = files.root / "main.tf"
+    main.write_text(main.read_text().replace("audit[*].id", "audit.arn"))
+    assert files.error("main.tf").endswith(
+        "cannot resolve aws_sns_topic.audit.arn: aws_sns_topic.audit has count set: name one "
+        "of its topics, e.g. aws_sns_topic.audit[0].arn"
+    )
+    main.write_text(main.read_text().replace("audit.arn", "audit[0].owner"))
+    assert files.error("main.tf").endswith(
+        "cannot resolve aws_sns_topic.audit[0].owner: the fake knows an aws_sns_topic's arn, id "
+        "and name only"
+    )
+
+
 SPLAT_ERRORS = [
     (
         "aws_sqs_queue.keyed[*].arn",
