@@ -180,6 +180,12 @@ class ContractSQS:
     def queue(self, name_or_url: str) -> ContractQueueView:
         return ContractQueueView(self.client, self._url(name_or_url))
 
+    def queues(self) -> list[ContractQueueView]:
+        """The real queues this test made through the fixture, by the name it gave them."""
+        return [
+            ContractQueueView(self.client, self._created[name]) for name in sorted(self._created)
+        ]
+
     def dead_letter_queues(
         self, queue: str | None = None
     ) -> Iterator[tuple[str, ContractQueueView]]:

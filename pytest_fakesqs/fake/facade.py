@@ -185,6 +185,12 @@ class FakeSQS:
         """A read-only view of a queue, by name or URL."""
         return QueueView(self._core.directory, self._find(name_or_url), _token=PRIVATE)
 
+    def queues(self) -> list[QueueView]:
+        """A read-only view of every queue the fake holds (any region or account), by name."""
+        directory = self._core.directory
+        found = sorted(directory.broker.queues(), key=lambda queue: (queue.name, queue.key))
+        return [QueueView(directory, queue, _token=PRIVATE) for queue in found]
+
     # -- fault injection -----------------------------------------------------------------------
 
     @property

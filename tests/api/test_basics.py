@@ -238,6 +238,26 @@ def test_a_queue_made_by_a_client_of_another_region_is_found_by_name(fakesqs: Fa
     assert str(raised.value) == expected
 
 
+def test_queues_lists_every_queue_the_fake_holds_by_name(fakesqs: FakeSQS, sqs: Any) -> None:
+    assert fakesqs.queues() == []
+    fakesqs.create_queue("orders")
+    fakesqs.create_queue("audit.fifo")
+    make_client(region="eu-west-1").create_queue(QueueName="orders")
+    sqs.send_message(QueueUrl=fakesqs.queue("orders").url, MessageBody="placed")
+
+    views = fakesqs.queues()
+
+    assert [(view.name, view.url.split("/")[2]) for view in views] == [
+        ("audit.fifo", "sqs.us-east-1.amazonaws.com"),
+        ("orders", "sqs.eu-west-1.amazonaws.com"),
+        ("orders", "sqs.us-east-1.amazonaws.com"),
+    ]
+    assert {view.url: view.bodies() for view in views if view.name == "orders"} == {
+        fakesqs.queue("orders").url: ["placed"],
+        views[1].url: [],
+    }
+
+
 def test_a_misspelt_queue_name_is_told_the_close_one(fakesqs: FakeSQS) -> None:
     fakesqs.create_queue("orders")
     fakesqs.create_queue("orders-dlq")

@@ -205,6 +205,11 @@ def test_a_queue_the_code_made_with_its_bare_name_is_named_in_the_lookup_error(
             with pytest.raises(LookupError) as caught:
                 fakesqs.queue("nope")
             print("NOPE:", caught.value)
+            fakesqs.create_queue("audit")
+            # The fixture's queues, by the names the test gave them; not the code's own "jobs".
+            views = fakesqs.queues()
+            assert [view.url.rsplit("-", 1)[-1] for view in views] == ["audit", "orders"]
+            assert views[1].url == fakesqs.queue("orders").url
         """
     )
     result = run(pytester, real_endpoint, "-s")
