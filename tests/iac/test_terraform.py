@@ -582,6 +582,13 @@ def test_topics_made_by_count_and_for_each_give_policies_their_arns(files: Files
     files.write(
         "main.tf",
         """
+        locals {
+          from_sns = {
+            Effect    = "Allow"
+            Principal = { Service = "sns.amazonaws.com" }
+            Action    = "sqs:SendMessage"
+          }
+        }
         resource "aws_sns_topic" "events" {
           for_each = toset(["orders", "refunds"])
           name     = "shop-${each.key}"
@@ -593,25 +600,15 @@ def test_topics_made_by_count_and_for_each_give_policies_their_arns(files: Files
         resource "aws_sqs_queue" "inbox" {
           for_each = aws_sns_topic.events
           name     = "${each.value.name}-inbox"
-          policy = jsonencode({
-            Statement = [{
-              Effect    = "Allow"
-              Principal = { Service = "sns.amazonaws.com" }
-              Action    = "sqs:SendMessage"
-              Condition = { ArnEquals = { "aws:SourceArn" = aws_sns_topic.events[each.key].arn } }
-            }]
-          })
+          policy = jsonencode({ Statement = [merge(local.from_sns, {
+            Condition = { ArnEquals = { "aws:SourceArn" = aws_sns_topic.events[each.key].arn } }
+          })] })
         }
         resource "aws_sqs_queue" "audit" {
           name = "audit"
-          policy = jsonencode({
-            Statement = [{
-              Effect    = "Allow"
-              Principal = { Service = "sns.amazonaws.com" }
-              Action    = "sqs:SendMessage"
-              Condition = { ArnEquals = { "aws:SourceArn" = aws_sns_topic.audit[*].id } }
-            }]
-          })
+          policy = jsonencode({ Statement = [merge(local.from_sns, {
+            Condition = { ArnEquals = { "aws:SourceArn" = aws_sns_topic.audit[*].id } }
+          })] })
         }
         """,
     )
@@ -640,45 +637,6 @@ def test_topics_made_by_count_and_for_each_give_policies_their_arns(files: Files
     )
 
 
-SPLAT_ERRORS = [
-    (
-        "aws_sqs_queue.keyed[*].arn",
-        "main.tf:11: cannot resolve aws_sqs_queue.keyed[*].arn: a splat reads a list, and this is "
-        "a map (a for_each resource is one): splat its values instead, "
-        "values(aws_sqs_queue.keyed)[*]",
-    ),
-    (
-        # Everything after [*] applies to each element: an ARN is a string, and has no [0].
-        "aws_sqs_queue.many[*].arn[0]",
-        "main.tf:11: cannot resolve aws_sqs_queue.many[*].arn[0]: a string has no 0: only lists, "
-        "maps and objects take [...] or .name",
-    ),
-]
-
-
-@pytest.mark.parametrize(("reference", "message"), SPLAT_ERRORS, ids=["map", "index after"])
-def test_a_splat_that_cannot_be_read_says_why(files: Files, reference: str, message: str) -> None:
-    files.write(
-        "main.tf",
-        f"""
-        resource "aws_sqs_queue" "many" {{
-          count = 2
-          name  = "many-${{count.index}}"
-        }}
-        resource "aws_sqs_queue" "keyed" {{
-          for_each = toset(["a", "b"])
-          name     = "keyed-${{each.key}}"
-        }}
-        resource "aws_sqs_queue" "jobs" {{
-          name   = "jobs"
-          policy = jsonencode({{ Resource = {reference} }})
-        }}
-        """,
-    )
-
-    assert files.error("main.tf") == message
-
-
 REFERENCES_TO_INSTANCES = [
     (
         "aws_sqs_queue.many.arn",
@@ -699,6 +657,18 @@ REFERENCES_TO_INSTANCES = [
     (
         "count.index",
         "main.tf:11: cannot resolve count.index: count.* is only known inside a resource with count",
+    ),
+    (
+        "aws_sqs_queue.keyed[*].arn",
+        "main.tf:11: cannot resolve aws_sqs_queue.keyed[*].arn: a splat reads a list, and this is "
+        "a map (a for_each resource is one): splat its values instead, "
+        "values(aws_sqs_queue.keyed)[*]",
+    ),
+    (
+        # Everything after [*] applies to each element: an ARN is a string, and has no [0].
+        "aws_sqs_queue.many[*].arn[0]",
+        "main.tf:11: cannot resolve aws_sqs_queue.many[*].arn[0]: a string has no 0: only lists, "
+        "maps and objects take [...] or .name",
     ),
 ]
 
