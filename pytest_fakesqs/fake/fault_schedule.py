@@ -86,12 +86,14 @@ class CallError:
 
     def __post_init__(self) -> None:
         from ..api.faults import RETRIED_CODES  # the error table: only once a schedule exists
+        from .text import did_you_mean
 
         _check_opportunity("CallError", "call", self.call)
         if self.code not in RETRIED_CODES:
             raise ValueError(
                 f"CallError: code must be an error clients retry, one of "
                 f"{', '.join(RETRIED_CODES)}; got {self.code!r}"
+                f"{did_you_mean(str(self.code), RETRIED_CODES)}"
             )
         if (
             isinstance(self.times, bool)

@@ -278,6 +278,12 @@ def test_use_faults_starts_the_fake_afresh(fakesqs: FakeSQS) -> None:
             "CallError: code must be an error clients retry, one of RequestThrottled, "
             "ThrottlingException, InternalError, ServiceUnavailable; got 'OverLimit'",
         ),
+        (
+            lambda: CallError(call=1, code="RequestThrotled"),
+            "CallError: code must be an error clients retry, one of RequestThrottled, "
+            "ThrottlingException, InternalError, ServiceUnavailable; got 'RequestThrotled'; "
+            "did you mean 'RequestThrottled'?",
+        ),
         (lambda: CallError(call=1, times=5), "CallError: times must be 1 to 4; got 5"),
     ],
 )
