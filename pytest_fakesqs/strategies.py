@@ -20,6 +20,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from ._spelling import nearest
 from .api.faults import RETRIED_CODES
 from .fake.fault_schedule import (
     MAX_TIMES,
@@ -30,7 +31,6 @@ from .fake.fault_schedule import (
     PlannedFault,
     Reorder,
 )
-from .fake.text import nearest
 
 __all__ = [
     "CallError",

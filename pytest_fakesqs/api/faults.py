@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .._spelling import did_you_mean
 from .error_texts import ErrorText
 from .errors import ErrorCode, SqsError
 
@@ -48,7 +49,10 @@ def find_injectable(code: str) -> ErrorCode:
     for error in INJECTABLE:
         if code in (error.spec.query_code, error.spec.shape, error.name):
             return error
-    raise ValueError(f"cannot inject {code!r}; injectable codes: {', '.join(INJECTABLE_CODES)}")
+    raise ValueError(
+        f"cannot inject {code!r}; injectable codes: {', '.join(INJECTABLE_CODES)}"
+        f"{did_you_mean(code, INJECTABLE_CODES)}"
+    )
 
 
 def injected_error(code: str) -> SqsError:

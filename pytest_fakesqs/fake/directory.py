@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._spelling import nearest
 from ..api import RequestContext, SqsError, SqsService
 from ..api.queue_record import attribute_text
 from ..engine import Broker, Clock, Queue
 from ..engine.settings import QueueKey
 from .mismatch import attribute_hint
-from .text import nearest
 
 
 class QueueDirectory:

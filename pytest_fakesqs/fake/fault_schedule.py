@@ -85,8 +85,8 @@ class CallError:
     times: int = 1
 
     def __post_init__(self) -> None:
+        from .._spelling import did_you_mean
         from ..api.faults import RETRIED_CODES  # the error table: only once a schedule exists
-        from .text import did_you_mean
 
         _check_opportunity("CallError", "call", self.call)
         if self.code not in RETRIED_CODES:

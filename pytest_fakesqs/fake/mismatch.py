@@ -12,13 +12,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import urlsplit
 
+from .._spelling import nearest
 from ..api import RequestContext
 from ..api.addressing import Addressing
 from ..api.dialect import Dialect
 from ..api.errors import ErrorCode, SqsError
 from ..api.queue_attributes import READ_ONLY, rules_for
 from ..engine import Broker, QueueKey
-from .text import nearest
 
 _NOT_FOUND = ErrorCode.QueueDoesNotExist.spec
 _UNKNOWN_NAME = ErrorCode.InvalidAttributeName.spec

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field, fields
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from .._spelling import nearest
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION, Flavor
 from ..engine.clock import DEFAULT_AUTOJUMP_THRESHOLD, ClockMode, to_epoch
 from ..engine.fault_options import StandardOrder, check_probability
 from .declare import creation_order
 from .option_catalogue import FAULT_OPTIONS, HELP, parse_bool
-from .text import nearest
 
 if TYPE_CHECKING:
     from .fault_schedule import FaultSchedule

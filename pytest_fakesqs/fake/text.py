@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
+
+from .._spelling import did_you_mean
 
 # Documentation pages (under docs/, with an anchor where the page has several sections) that
 # messages point to; tests/layout/test_docs.py checks that each page and anchor exists. The pages
@@ -25,21 +27,6 @@ def see(topic: str) -> str:
     """`See docs/<page> (`fakesqs docs <page>` prints it)`: readable where it is installed."""
     page = ANCHORS[topic]
     return f"See docs/{page} (`fakesqs docs {page.partition('.md')[0]}` prints it)"
-
-
-def nearest(name: str, candidates: Iterable[str]) -> str | None:
-    """The candidate `name` is most likely a typo of, if one is close enough."""
-    import difflib  # only when a name is wrong: pytest itself does not import it
-
-    matches = difflib.get_close_matches(name, list(candidates), n=1, cutoff=0.6)
-    return matches[0] if matches else None
-
-
-def did_you_mean(name: str, candidates: Iterable[str]) -> str:
-    """`; did you mean 'SendMessage'?` for a misspelt name, or "": said after a list of the
-    names there are, where earlier releases ended their texts."""
-    close = nearest(name, candidates)
-    return "" if close is None else f"; did you mean {close!r}?"
 
 
 def check_action(action: str, actions: Collection[str], *, lead: str) -> None:

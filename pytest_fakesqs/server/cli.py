@@ -13,10 +13,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
+from .._spelling import nearest
 from ..api.context import DEFAULT_ACCOUNT_ID, DEFAULT_REGION
 from ..fake.facade import FakeSQS, inspection, new_fake
 from ..fake.options import FLAVORS, make_options
-from ..fake.text import nearest, plural
+from ..fake.text import plural
 from ..transport.connections import HttpLimits, raise_open_files_limit
 from . import manual, state
 from .server import FakeSQSServer
