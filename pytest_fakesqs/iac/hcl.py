@@ -295,11 +295,7 @@ class Evaluator:
                 (current,) = _parts(current)
                 continue
             base, step = _parts(current)
-            if step.data == "get_attr":
-                (name,) = _parts(step)
-                steps.insert(0, str(name.children[0]))
-            else:
-                steps.insert(0, self._index(step, here))
+            steps.insert(0, self._step(step, here))
             current = base
         if current.data != "identifier":
             return _apply_steps(self._tree(current, here), steps, here)
@@ -315,10 +311,7 @@ class Evaluator:
         each = len(parts)
         if node.data == "attr_splat_expr_term":
             each = next((i for i, part in enumerate(parts) if part.data != "get_attr"), each)
-        steps = [
-            str(_parts(part)[0].children[0]) if part.data == "get_attr" else self._index(part, here)
-            for part in parts
-        ]
+        steps = [self._step(part, here) for part in parts]
         if isinstance(base, dict) and each and steps[0] not in base:
             raise unresolvable(
                 here,
@@ -328,6 +321,13 @@ class Evaluator:
         items = [] if base is None else base if isinstance(base, list) else [base]
         picked = [_apply_steps(item, steps[:each], here) for item in items]
         return _apply_steps(picked, steps[each:], here)
+
+    def _step(self, step: Tree[Token], here: Expression) -> Step:
+        """`.name` or `[index]` after a value, as the step it takes."""
+        if step.data == "get_attr":
+            (name,) = _parts(step)
+            return str(name.children[0])
+        return self._index(step, here)
 
     def _index(self, step: Tree[Token], here: Expression) -> Step:
         if step.data == "short_index":
